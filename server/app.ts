@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Api, AppContext } from './context';
+import { registerAccessControl } from './platform/access';
+import { errorReply, registerErrorHandling } from './platform/errors';
+import { registerRateLimits } from './platform/rate-limit';
+import { registerModules } from './modules';
+
+/**
+ * Content-Security-Policy the built web app works under: scripts only from this origin; MUI's
+ * emotion injects <style> elements, so inline styles are allowed; KaTeX fonts and data-URI
+ * images; WebSocket to this origin.
+ */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
+
+/** Builds the whole HTTP app from its dependencies; tests call this and use inject(). */
+export async function buildApp(ctx: AppContext): Promise<Api> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: ctx.config.limits.bodyBytes,
+    trustProxy: ctx.config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerAccessControl(app, ctx.db, ctx.signer);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+  });
+  await registerRateLimits(app);
+
+  await registerModules(app, ctx);
+  await ctx.agents.registerRoutes(app);
+  await serveWebApp(app, ctx.config.webDistDir);
+  return app;
+}
+
+/** Serves the built SPA; unknown non-API GETs get index.html so client routes work on reload. */
+async function serveWebApp(app: Api, distDir: string): Promise<void> {
+  const index = path.join(distDir, 'index.html');
+  const hasBuild = fs.existsSync(index);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname.startsWith('/api') || pathname === '/ws';
+    if (!isApi && hasBuild && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(errorReply(`Route ${request.method} ${pathname} not found`));
+  });
+}

@@ -1,0 +1,60 @@
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, type DatabaseHandle } from './db/connect';
+import { createAgentRuntime } from './agents';
+import { createMailer } from './platform/mailer';
+import { loggerOptions } from './platform/logging';
+import { loadSecrets } from './platform/secrets';
+import { TokenSigner } from './platform/tokens';
+import { readVersion } from './version';
+
+export function createLogger(config: Config): FastifyBaseLogger {
+  const options = loggerOptions(config.logLevel);
+  return (
+    options === false ? pino({ level: 'silent' }) : pino(options as pino.LoggerOptions)
+  ) as FastifyBaseLogger;
+}
+
+/**
+ * Builds everything a process needs: logger, secrets, database (migrated), mailer and the agent
+ * runtime. `worker` decides whether this process runs phase jobs.
+ */
+export async function createContext(
+  config: Config,
+  opts: { worker: boolean; database?: DatabaseHandle; log?: FastifyBaseLogger },
+): Promise<AppContext> {
+  const log = opts.log ?? createLogger(config);
+  const secrets = loadSecrets({
+    dataDir: config.dataDir,
+    jwtSecret: config.auth.jwtSecret,
+    encryptionKey: config.encryptionKey,
+  });
+  const database =
+    opts.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const base = {
+    config,
+    database,
+    db: database.db,
+    secrets,
+    signer: new TokenSigner(secrets.jwtSecret),
+    mailer: createMailer({
+      db: database.db,
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      log,
+    }),
+    log,
+    startedAt: new Date(),
+    version: readVersion(),
+  };
+  const agents = await createAgentRuntime(base, { worker: opts.worker });
+  return { ...base, agents };
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.agents.stop();
+  await ctx.database.close();
+}

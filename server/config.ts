@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_VERSION_PREFIX } from '../common/constants';
+
+/**
+ * Every environment variable the server reads, parsed once. README.md documents each of them;
+ * keep the two in step.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  PUBLIC_URL: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  VERSION_PREFIX: z.string().default(DEFAULT_VERSION_PREFIX),
+  TRUST_PROXY: bool.default(false),
+
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+
+  JWT_SECRET: optionalString,
+  ENCRYPTION_KEY: optionalString,
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  DOWNLOAD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('EconAgents <no-reply@econagents.local>'),
+
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(52_428_800),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+
+  LLM_PROVIDER: z.enum(['openai', 'anthropic', 'openai-compatible']).optional(),
+  LLM_MODEL: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalString,
+  OPENAI_COMPATIBLE_BASE_URL: optionalString,
+  OPENAI_COMPATIBLE_API_KEY: optionalString,
+
+  EMBEDDED_WORKER: bool.optional(),
+  WEB_DIST_DIR: z.string().default('./dist/web'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string | undefined;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  versionPrefix: string;
+  trustProxy: boolean;
+  admin: { email: string | undefined; password: string | undefined };
+  auth: {
+    jwtSecret: string | undefined;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlDays: number;
+    downloadTokenTtlSeconds: number;
+  };
+  encryptionKey: string | undefined;
+  mail: { smtpUrl: string | undefined; from: string };
+  limits: {
+    bodyBytes: number;
+    uploadBytes: number;
+    rateLimitMax: number;
+    rateLimitWindowSeconds: number;
+  };
+  llm: {
+    provider: 'openai' | 'anthropic' | 'openai-compatible' | undefined;
+    model: string | undefined;
+    openaiApiKey: string | undefined;
+    openaiBaseUrl: string | undefined;
+    anthropicApiKey: string | undefined;
+    anthropicBaseUrl: string | undefined;
+    openaiCompatibleBaseUrl: string | undefined;
+    openaiCompatibleApiKey: string | undefined;
+  };
+  /** Run the job worker inside the web process (default: only in the embedded mode). */
+  embeddedWorker: boolean;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration: set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither',
+    );
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL,
+    logLevel: e.LOG_LEVEL,
+    versionPrefix: e.VERSION_PREFIX,
+    trustProxy: e.TRUST_PROXY,
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    auth: {
+      jwtSecret: e.JWT_SECRET,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+      downloadTokenTtlSeconds: e.DOWNLOAD_TOKEN_TTL_SECONDS,
+    },
+    encryptionKey: e.ENCRYPTION_KEY,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    limits: {
+      bodyBytes: e.BODY_LIMIT_BYTES,
+      uploadBytes: e.UPLOAD_LIMIT_BYTES,
+      rateLimitMax: e.RATE_LIMIT_MAX,
+      rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    },
+    llm: {
+      provider: e.LLM_PROVIDER,
+      model: e.LLM_MODEL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      anthropicApiKey: e.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+      openaiCompatibleBaseUrl: e.OPENAI_COMPATIBLE_BASE_URL,
+      openaiCompatibleApiKey: e.OPENAI_COMPATIBLE_API_KEY,
+    },
+    embeddedWorker: e.EMBEDDED_WORKER ?? e.DATABASE_URL === undefined,
+    webDistDir: path.resolve(e.WEB_DIST_DIR),
+  };
+}

@@ -1,0 +1,47 @@
+import { buildApp } from './app';
+import { closeContext, createContext } from './bootstrap';
+import { ConfigError, loadConfig } from './config';
+import { bootstrapAdmin } from './modules/users/bootstrap-admin';
+
+/** One process: config -> database -> migrations -> admin -> app -> listen; clean shutdown. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const ctx = await createContext(config, { worker: config.embeddedWorker });
+  await bootstrapAdmin(ctx.db, config.admin, ctx.log);
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    ctx.log.info({ signal }, 'Shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await closeContext(ctx);
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  ctx.log.info(
+    {
+      database: ctx.database.kind,
+      dataDir: config.databaseUrl === undefined ? config.dataDir : undefined,
+    },
+    `EconAgents ${ctx.version} listening on http://localhost:${config.port}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+  } else {
+    console.error('EconAgents failed to start:', err);
+  }
+  process.exit(1);
+});

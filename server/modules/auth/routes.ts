@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { errorReplySchema, messageReplySchema } from '../../../common/api';
+import {
+  changePasswordRequestSchema,
+  loginReplySchema,
+  loginRequestSchema,
+  profileReplySchema,
+  refreshReplySchema,
+  refreshRequestSchema,
+  registerRequestSchema,
+} from '../../../common/auth';
+import type { Api, AppContext } from '../../context';
+import { currentUser } from '../../platform/access';
+import { limited } from '../../platform/rate-limit';
+import { createAuthService, MESSAGES } from './service';
+import { createAuthStore } from './store';
+
+export function authRoutes(app: Api, ctx: AppContext) {
+  const service = createAuthService({
+    store: createAuthStore(ctx.db),
+    signer: ctx.signer,
+    accessTokenTtlSeconds: ctx.config.auth.accessTokenTtlSeconds,
+    refreshTokenTtlDays: ctx.config.auth.refreshTokenTtlDays,
+  });
+  const strict = limited(ctx.config.limits.rateLimitMax, ctx.config.limits.rateLimitWindowSeconds);
+
+  app.post('/api/auth/register', {
+    config: { access: 'public', ...strict },
+    schema: {
+      body: registerRequestSchema,
+      response: { 201: messageReplySchema, 409: errorReplySchema },
+    },
+    handler: async (request, reply) => {
+      await service.register(request.body);
+      return reply.status(201).send({ success: true, message: MESSAGES.registered });
+    },
+  });
+
+  app.post('/api/auth/login', {
+    config: { access: 'public', ...strict },
+    schema: { body: loginRequestSchema, response: { 200: loginReplySchema } },
+    handler: async (request) => {
+      const { tokens, user } = await service.login(request.body);
+      return { success: true as const, message: MESSAGES.loggedIn, data: { tokens, user } };
+    },
+  });
+
+  app.post('/api/auth/refresh', {
+    config: { access: 'public', ...strict },
+    schema: { body: refreshRequestSchema, response: { 200: refreshReplySchema } },
+    handler: async (request) => {
+      const tokens = await service.refresh(request.body.refreshToken);
+      return { success: true as const, data: { tokens } };
+    },
+  });
+
+  app.post('/api/auth/logout', {
+    config: { access: 'public' },
+    schema: { body: refreshRequestSchema, response: { 200: messageReplySchema } },
+    handler: async (request) => {
+      await service.logout(request.body.refreshToken);
+      return { success: true as const, message: 'Signed out' };
+    },
+  });
+
+  app.get('/api/auth/profile', {
+    config: { access: 'user' },
+    schema: { response: { 200: profileReplySchema } },
+    handler: async (request) => {
+      const user = await service.profile(currentUser(request).id);
+      return { success: true as const, data: { user } };
+    },
+  });
+
+  app.post('/api/auth/change-password', {
+    config: { access: 'user', ...strict },
+    schema: {
+      body: changePasswordRequestSchema.extend({ refreshToken: z.string().optional() }),
+      response: { 200: messageReplySchema },
+    },
+    handler: async (request) => {
+      const { currentPassword, newPassword, refreshToken } = request.body;
+      const revoked = await service.changePassword(
+        currentUser(request).id,
+        currentPassword,
+        newPassword,
+        refreshToken,
+      );
+      return {
+        success: true as const,
+        message: `Password changed. ${revoked} other session${revoked === 1 ? '' : 's'} signed out.`,
+      };
+    },
+  });
+
+  app.post('/api/auth/sessions/revoke-others', {
+    config: { access: 'user' },
+    schema: {
+      body: z.object({ refreshToken: z.string().optional() }),
+      response: { 200: messageReplySchema },
+    },
+    handler: async (request) => {
+      const revoked = await service.revokeOtherSessions(
+        currentUser(request).id,
+        request.body.refreshToken,
+      );
+      return {
+        success: true as const,
+        message: `Signed out of ${revoked} other session${revoked === 1 ? '' : 's'}.`,
+      };
+    },
+  });
+}

@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import type {
+  LoginRequest,
+  RegisterRequest,
+  SessionUser,
+  Tokens,
+  User,
+} from '../../../common/auth';
+import type { UserRow } from '../../db/schema';
+import { AppError, conflict, unauthorized } from '../../platform/errors';
+import { randomToken, sha256 } from '../../platform/secrets';
+import type { TokenSigner } from '../../platform/tokens';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
+import type { AuthStore } from './store';
+
+export const MESSAGES = {
+  registered:
+    'Registration successful. Your account is pending approval by an administrator; you will receive an e-mail when it is approved.',
+  emailTaken: 'An account with this email already exists',
+  invalidCredentials: 'Invalid email or password',
+  pending:
+    'Your account is pending approval by an administrator. You will receive an e-mail when it is approved.',
+  rejected:
+    'Your registration was not approved, so this account cannot sign in. Contact the administrators if you think this is a mistake.',
+  loggedIn: 'Login successful',
+  refreshInvalid: 'Refresh token is invalid or expired. Please sign in again.',
+  refreshReused:
+    'This refresh token was already used; all sessions that came from it have been signed out.',
+} as const;
+
+export function toSessionUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+  };
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    ...toSessionUser(row),
+    reason: row.reason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export interface AuthServiceDeps {
+  store: AuthStore;
+  signer: TokenSigner;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { store, signer } = deps;
+
+  async function issueTokens(userId: string, familyId: string): Promise<Tokens> {
+    const refreshToken = randomToken(32);
+    await store.insertRefreshToken({
+      userId,
+      familyId,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(Date.now() + deps.refreshTokenTtlDays * 86_400_000),
+    });
+    const accessToken = await signer.sign(
+      { sub: userId, purpose: 'access' },
+      deps.accessTokenTtlSeconds,
+    );
+    return { accessToken, refreshToken };
+  }
+
+  return {
+    async register(input: RegisterRequest): Promise<UserRow> {
+      const row = await store.insertUser({
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        displayName: input.displayName,
+        reason: input.reason && input.reason.length > 0 ? input.reason : null,
+        role: 'researcher',
+        status: 'pending',
+      });
+      if (!row) throw conflict(MESSAGES.emailTaken);
+      return row;
+    },
+
+    async login(input: LoginRequest): Promise<{ tokens: Tokens; user: SessionUser }> {
+      const row = await store.findUserByEmail(input.email);
+      const ok = await verifyPassword(
+        row?.passwordHash ?? (await dummyPasswordHash()),
+        input.password,
+      );
+      if (!row || !ok) throw unauthorized(MESSAGES.invalidCredentials);
+      if (row.status === 'pending') throw new AppError('forbidden', MESSAGES.pending);
+      if (row.status === 'rejected') throw new AppError('forbidden', MESSAGES.rejected);
+      const tokens = await issueTokens(row.id, crypto.randomUUID());
+      return { tokens, user: toSessionUser(row) };
+    },
+
+    async refresh(refreshToken: string): Promise<Tokens> {
+      const hash = sha256(refreshToken);
+      const claimed = await store.claimRefreshToken(hash);
+      if (!claimed) {
+        const known = await store.findRefreshToken(hash);
+        if (known?.revokedReason === 'rotated') {
+          // A rotated token came back: someone holds a copy. End the whole family.
+          await store.revokeFamily(known.familyId, 'reuse');
+          throw unauthorized(MESSAGES.refreshReused);
+        }
+        throw unauthorized(MESSAGES.refreshInvalid);
+      }
+      const user = await store.findUserById(claimed.userId);
+      if (!user || user.status !== 'approved') {
+        await store.revokeFamily(claimed.familyId, 'status');
+        throw unauthorized(MESSAGES.refreshInvalid);
+      }
+      return issueTokens(user.id, claimed.familyId);
+    },
+
+    /** Revokes the token's family. Unknown tokens are ignored: sign-out always succeeds. */
+    async logout(refreshToken: string): Promise<void> {
+      const known = await store.findRefreshToken(sha256(refreshToken));
+      if (known) await store.revokeFamily(known.familyId, 'logout');
+    },
+
+    async profile(userId: string): Promise<User> {
+      const row = await store.findUserById(userId);
+      if (!row) throw unauthorized();
+      return toUser(row);
+    },
+
+    async changePassword(
+      userId: string,
+      currentPassword: string,
+      newPassword: string,
+      keepRefreshToken?: string,
+    ) {
+      const row = await store.findUserById(userId);
+      if (!row || !(await verifyPassword(row.passwordHash, currentPassword))) {
+        throw new AppError('bad_request', 'currentPassword is not correct');
+      }
+      await store.setPasswordHash(userId, await hashPassword(newPassword));
+      const keep = keepRefreshToken
+        ? await store.findRefreshToken(sha256(keepRefreshToken))
+        : undefined;
+      return store.revokeUserTokens(
+        userId,
+        'password',
+        keep?.userId === userId ? keep.familyId : undefined,
+      );
+    },
+
+    /** Signs out every other device: revokes all refresh-token families but the caller's. */
+    async revokeOtherSessions(
+      userId: string,
+      currentRefreshToken: string | undefined,
+    ): Promise<number> {
+      const keep = currentRefreshToken
+        ? await store.findRefreshToken(sha256(currentRefreshToken))
+        : undefined;
+      return store.revokeUserTokens(
+        userId,
+        'signed-out-elsewhere',
+        keep?.userId === userId ? keep.familyId : undefined,
+      );
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { healthSchema, versionInfoSchema } from '../../../common/api';
+import { TEAMS } from '../../../common/constants';
+import type { Api, AppContext } from '../../context';
+import { pingDatabase } from '../../db/connect';
+import { serverLlmAvailability } from '../../agents/llm/server-config';
+
+export function systemRoutes(app: Api, ctx: AppContext) {
+  app.get('/version.json', {
+    config: { access: 'public' },
+    schema: { response: { 200: versionInfoSchema } },
+    handler: async (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return { version: ctx.version, prefix: ctx.config.versionPrefix };
+    },
+  });
+
+  app.get('/api/health', {
+    config: { access: 'public' },
+    schema: {
+      response: {
+        200: z.object({ success: z.literal(true), data: healthSchema }),
+        503: z.unknown(),
+      },
+    },
+    handler: async (_request, reply) => {
+      const dbUp = await pingDatabase(ctx.db);
+      const queueState = ctx.agents.queueState();
+      const ok = dbUp && queueState !== 'down';
+      const data = {
+        status: ok ? ('ok' as const) : ('degraded' as const),
+        version: ctx.version,
+        uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+        database: { state: dbUp ? ('up' as const) : ('down' as const), kind: ctx.database.kind },
+        queue: { state: queueState },
+      };
+      return reply.status(ok ? 200 : 503).send({ success: true as const, data });
+    },
+  });
+
+  app.get('/api/agents/status', {
+    config: { access: 'user' },
+    schema: {
+      response: {
+        200: z.object({
+          success: z.literal(true),
+          data: z.object({
+            teams: z.array(
+              z.object({
+                id: z.string(),
+                name: z.string(),
+                maturity: z.string(),
+                available: z.boolean(),
+              }),
+            ),
+            llm: z.object({
+              configured: z.boolean(),
+              provider: z.string().nullable(),
+              model: z.string().nullable(),
+              hint: z.string().optional(),
+            }),
+          }),
+        }),
+      },
+    },
+    handler: async () => ({
+      success: true as const,
+      data: {
+        teams: TEAMS.map((t) => ({
+          id: t.id,
+          name: t.name,
+          maturity: t.maturity,
+          available: ctx.agents.isTeamAvailable(t.id),
+        })),
+        llm: serverLlmAvailability(ctx.config),
+      },
+    }),
+  });
+}

@@ -1,0 +1,65 @@
+import type { UpdateUserRequest, User } from '../../../common/auth';
+import type { Mailer } from '../../platform/mailer';
+import { conflict, notFound } from '../../platform/errors';
+import { toUser } from '../auth/service';
+import type { UsersStore } from './store';
+
+export interface UserDecisionHook {
+  (user: User, status: 'approved' | 'rejected'): Promise<void>;
+}
+
+export function createUsersService(deps: {
+  store: UsersStore;
+  mailer: Mailer;
+  publicUrl: string | undefined;
+  /** Other modules (notifications) can react to approval. */
+  onDecision?: UserDecisionHook;
+}) {
+  const { store } = deps;
+  return {
+    async list(limit: number, offset: number) {
+      const { rows, total } = await store.list(limit, offset);
+      return { users: rows.map(toUser), total };
+    },
+
+    async decide(id: string, status: 'approved' | 'rejected'): Promise<User> {
+      const row = await store.decidePending(id, status);
+      if (!row) {
+        const existing = await store.findById(id);
+        if (!existing) throw notFound('User');
+        throw conflict(
+          `Only pending users can be approved or rejected; this user is ${existing.status}`,
+        );
+      }
+      const user = toUser(row);
+      if (status === 'approved') {
+        const signIn = deps.publicUrl
+          ? `${deps.publicUrl.replace(/\/$/, '')}/login`
+          : 'the EconAgents sign-in page';
+        await deps.mailer.send({
+          to: user.email,
+          subject: 'Your EconAgents account has been approved',
+          text: [
+            `Hello ${user.displayName},`,
+            '',
+            'An administrator has approved your EconAgents account. You can now sign in at',
+            signIn,
+            'with the e-mail address and password you registered with.',
+            '',
+            'The EconAgents team',
+          ].join('\n'),
+        });
+      }
+      await deps.onDecision?.(user, status);
+      return user;
+    },
+
+    async update(id: string, patch: UpdateUserRequest): Promise<User> {
+      const result = await store.update(id, { displayName: patch.displayName, role: patch.role });
+      if (result.lastAdmin) throw conflict('The last administrator cannot be demoted');
+      if (!result.row) throw notFound('User');
+      return toUser(result.row);
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

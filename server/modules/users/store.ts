@@ -1,0 +1,73 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/connect';
+import { users, type UserRow } from '../../db/schema';
+import type { UserRole, UserStatus } from '../../../common/constants';
+
+class LastAdminError extends Error {}
+
+export function createUsersStore(db: Database) {
+  return {
+    async list(limit: number, offset: number): Promise<{ rows: UserRow[]; total: number }> {
+      const rows = await db
+        .select()
+        .from(users)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(limit)
+        .offset(offset);
+      const [total] = await db.select({ n: count() }).from(users);
+      return { rows, total: total?.n ?? 0 };
+    },
+    async findById(id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+    /** Moves a pending user only; undefined when the user was not pending any more. */
+    async decidePending(
+      id: string,
+      status: Exclude<UserStatus, 'pending'>,
+    ): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ status, updatedAt: new Date() })
+        .where(and(eq(users.id, id), eq(users.status, 'pending')))
+        .returning();
+      return row;
+    },
+    /**
+     * Updates name and role in one transaction that also checks that an approved admin remains,
+     * so two concurrent demotions cannot remove the last one.
+     */
+    async update(
+      id: string,
+      patch: { displayName?: string; role?: UserRole },
+    ): Promise<{ row?: UserRow; lastAdmin?: true }> {
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .update(users)
+            .set({ ...patch, updatedAt: new Date() })
+            .where(eq(users.id, id))
+            .returning();
+          if (!row) return {};
+          const [admins] = await tx
+            .select({ n: count() })
+            .from(users)
+            .where(and(eq(users.role, 'admin'), eq(users.status, 'approved')));
+          // Throwing inside the transaction rolls the update back.
+          if ((admins?.n ?? 0) === 0) throw new LastAdminError();
+          return { row };
+        })
+        .catch((err: unknown) => {
+          if (err instanceof LastAdminError) return { lastAdmin: true as const };
+          throw err;
+        });
+    },
+    async counts(): Promise<Array<{ role: UserRole; status: UserStatus; n: number }>> {
+      return db
+        .select({ role: users.role, status: users.status, n: count() })
+        .from(users)
+        .groupBy(users.role, users.status);
+    },
+  };
+}
+export type UsersStore = ReturnType<typeof createUsersStore>;

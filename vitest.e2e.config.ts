@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser and process tests: they start the real server (built web app, fresh data directory)
+// and drive Debian's Chromium through playwright-core.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['e2e/**/*.e2e.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
