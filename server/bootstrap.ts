@@ -9,6 +9,8 @@ import { loggerOptions } from './platform/logging';
 import { loadSecrets } from './platform/secrets';
 import { TokenSigner } from './platform/tokens';
 import { readVersion } from './version';
+import { createNotifier } from './modules/notifications/notify';
+import { createUserLlmSettingsLoader } from './modules/settings/llm-settings';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   const options = loggerOptions(config.logLevel);
@@ -49,6 +51,8 @@ export async function createContext(
     log,
     startedAt: new Date(),
     version: readVersion(),
+    notify: createNotifier(database.db),
+    loadUserLlmSettings: createUserLlmSettingsLoader(database.db, secrets),
   };
   const agents = await createAgentRuntime(base, { worker: opts.worker });
   return { ...base, agents };

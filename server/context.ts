@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database, DatabaseHandle } from './db/connect';
 import type { Mailer } from './platform/mailer';
+import type { Notify } from './platform/notify';
+import type { LoadUserLlmSettings } from './agents/llm/types';
 import type { Secrets } from './platform/secrets';
 import type { TokenSigner } from './platform/tokens';
 
@@ -41,6 +43,10 @@ export interface AppContext {
   mailer: Mailer;
   log: FastifyBaseLogger;
   agents: AgentRuntime;
+  /** Records an in-app notification for a user (notifications module). */
+  notify: Notify;
+  /** A user's model settings with the decrypted key (settings module). */
+  loadUserLlmSettings: LoadUserLlmSettings;
   startedAt: Date;
   version: string;
 }

@@ -1,0 +1,21 @@
+/**
+ * Records a notification for a user (account approved, a session waiting for input, a session
+ * completed or failed). The notifications module provides the implementation; other modules
+ * only call ctx.notify.
+ */
+export type NotificationKind =
+  | 'account_approved'
+  | 'session_waiting'
+  | 'session_completed'
+  | 'session_failed'
+  | 'system';
+
+export interface NewNotification {
+  kind: NotificationKind;
+  title: string;
+  message: string;
+  /** An in-app path the notification leads to, e.g. /app/literature-team?session=... */
+  link?: string;
+}
+
+export type Notify = (userId: string, notification: NewNotification) => Promise<void>;
