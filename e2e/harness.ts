@@ -21,7 +21,9 @@ export async function freePort(): Promise<number> {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
       const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -38,7 +40,9 @@ export interface RunningServer {
   restart(): Promise<void>;
 }
 
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ea-e2e-'));
   const port = await freePort();
   const env: Record<string, string> = {
@@ -115,7 +119,11 @@ export const CHROMIUM_FLAGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, headless: true });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_FLAGS,
+    headless: true,
+  });
 }
 
 const require = createRequire(import.meta.url);
@@ -132,7 +140,11 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document);
     return result.violations.map((v) => ({
       id: v.id,
@@ -153,7 +165,10 @@ export async function apiLogin(baseUrl: string, email: string, password: string)
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as {
-    data: { tokens: { accessToken: string; refreshToken: string }; user: { id: string; displayName: string; email: string; role: string } };
+    data: {
+      tokens: { accessToken: string; refreshToken: string };
+      user: { id: string; displayName: string; email: string; role: string };
+    };
   };
   return body.data;
 }

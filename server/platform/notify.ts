@@ -4,11 +4,7 @@
  * only call ctx.notify.
  */
 export type NotificationKind =
-  | 'account_approved'
-  | 'session_waiting'
-  | 'session_completed'
-  | 'session_failed'
-  | 'system';
+  'account_approved' | 'session_waiting' | 'session_completed' | 'session_failed' | 'system';
 
 export interface NewNotification {
   kind: NotificationKind;

@@ -1,0 +1,161 @@
+import type { RefreshReply } from '../../common/auth';
+import { clearSession, getAuth, setAuth } from './session';
+
+/**
+ * The one HTTP client of the web app (platform.md §7, §8):
+ * - JSON bodies and the stored bearer token;
+ * - a 401 triggers one token refresh and one retry; a failed refresh clears the stored session;
+ * - a non-ok reply becomes `{success:false, error:'HTTP error! status: {code}', message: <server text>}`;
+ * - a network error becomes `{success:false, error: <its message> | 'Unknown error'}`.
+ * On success it returns the server's JSON reply as is (the common/ reply types).
+ */
+export interface ApiFailure {
+  success: false;
+  /** 'HTTP error! status: {code}', or the network error's message, or 'Unknown error'. */
+  error: string;
+  /** The server's readable message from the error envelope, when there was one. */
+  message?: string;
+  status?: number;
+}
+
+export type ApiResult<T> = T | ApiFailure;
+
+export function isFailure<T>(result: ApiResult<T>): result is ApiFailure {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    (result as { success?: unknown }).success === false
+  );
+}
+
+/** The text to show a user for a failure: the server's message when it gave one. */
+export function failureText(failure: ApiFailure): string {
+  return failure.message ?? failure.error;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Multipart uploads pass FormData; JSON otherwise. */
+  formData?: FormData;
+}
+
+const API_BASE = (import.meta.env.VITE_API_BASE as string | undefined) ?? '';
+
+let refreshing: Promise<boolean> | undefined;
+
+/** One refresh at a time: concurrent 401s wait for the same refresh. */
+export function refreshTokens(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const auth = getAuth();
+    if (!auth) return false;
+    try {
+      const res = await fetch(`${API_BASE}/api/auth/refresh`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refreshToken: auth.refreshToken }),
+      });
+      if (!res.ok) {
+        clearSession();
+        return false;
+      }
+      const reply = (await res.json()) as RefreshReply;
+      if (!reply.success) {
+        clearSession();
+        return false;
+      }
+      setAuth(reply.data.tokens);
+      return true;
+    } catch {
+      return false;
+    }
+  })().finally(() => {
+    refreshing = undefined;
+  });
+  return refreshing;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const auth = getAuth();
+  if (auth) headers.Authorization = `Bearer ${auth.accessToken}`;
+  let body: BodyInit | undefined;
+  if (options.formData) {
+    body = options.formData;
+  } else {
+    headers['Content-Type'] = 'application/json';
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+  }
+  return fetch(`${API_BASE}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    signal: options.signal,
+  });
+}
+
+async function failureFrom(res: Response): Promise<ApiFailure> {
+  let message: string | undefined;
+  try {
+    const data = (await res.json()) as { message?: unknown; error?: unknown };
+    if (typeof data.message === 'string') message = data.message;
+    else if (typeof data.error === 'string') message = data.error;
+  } catch {
+    // not JSON: keep the status text only
+  }
+  return {
+    success: false,
+    error: `HTTP error! status: ${res.status}`,
+    status: res.status,
+    ...(message ? { message } : {}),
+  };
+}
+
+export async function apiRequest<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  try {
+    let res = await send(path, options);
+    if (res.status === 401 && getAuth() && !path.startsWith('/api/auth/login')) {
+      if (await refreshTokens()) res = await send(path, options);
+    }
+    if (!res.ok) return failureFrom(res);
+    if (res.status === 204) return { success: true } as T;
+    return (await res.json()) as T;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    return {
+      success: false,
+      error: err instanceof Error && err.message ? err.message : 'Unknown error',
+    };
+  }
+}
+
+export const api = {
+  get: <T>(path: string, signal?: AbortSignal) => apiRequest<T>(path, { signal }),
+  post: <T>(path: string, body?: unknown) =>
+    apiRequest<T>(path, { method: 'POST', body: body ?? {} }),
+  put: <T>(path: string, body?: unknown) =>
+    apiRequest<T>(path, { method: 'PUT', body: body ?? {} }),
+  patch: <T>(path: string, body?: unknown) =>
+    apiRequest<T>(path, { method: 'PATCH', body: body ?? {} }),
+  delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
+  upload: <T>(path: string, formData: FormData) =>
+    apiRequest<T>(path, { method: 'POST', formData }),
+};
+
+/**
+ * For TanStack Query: returns the success reply or throws an Error whose message is the text to
+ * show (server message first).
+ */
+export async function unwrap<T>(result: Promise<ApiResult<T>>): Promise<T> {
+  const r = await result;
+  if (isFailure(r)) {
+    const err = new Error(failureText(r)) as Error & { status?: number };
+    err.status = r.status;
+    throw err;
+  }
+  return r;
+}
