@@ -83,9 +83,10 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   let body: BodyInit | undefined;
   if (options.formData) {
     body = options.formData;
-  } else {
+  } else if (options.body !== undefined) {
+    // No Content-Type without a body: Fastify refuses an empty JSON body.
     headers['Content-Type'] = 'application/json';
-    if (options.body !== undefined) body = JSON.stringify(options.body);
+    body = JSON.stringify(options.body);
   }
   return fetch(`${API_BASE}${path}`, {
     method: options.method ?? 'GET',
