@@ -1,12 +1,17 @@
+import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The web app lives in web/ and is built to dist/web, which the server serves.
+// The web app lives in web/ and is built to dist/web, which the server serves. WEB_DIST_DIR moves
+// both ends at once (the server reads the same variable), so `WEB_DIST_DIR=/tmp/x npm start`
+// builds into and serves from /tmp/x without touching dist/ (tests do this).
+const outDir = path.resolve(process.env.WEB_DIST_DIR?.trim() || 'dist/web');
+
 export default defineConfig({
   root: 'web',
   plugins: [react()],
   build: {
-    outDir: '../dist/web',
+    outDir,
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1200,

@@ -50,8 +50,25 @@ const envSchema = z.object({
   ANTHROPIC_BASE_URL: optionalString,
   OPENAI_COMPATIBLE_BASE_URL: optionalString,
   OPENAI_COMPATIBLE_API_KEY: optionalString,
+  /** Let users point their own base URL at loopback/private addresses (trusted networks only). */
+  LLM_ALLOW_PRIVATE_BASE_URLS: bool.default(false),
+  /** auto | json-schema | prompted: how structured output is asked of the model. */
+  LLM_STRUCTURED_OUTPUT: z.enum(['auto', 'json-schema', 'prompted']).default('auto'),
+  /** JSON object: model id -> { input, output } US dollars per million tokens. */
+  LLM_PRICES_JSON: optionalString,
 
   EMBEDDED_WORKER: bool.optional(),
+
+  /** Agent runtime limits (server/agents). */
+  AGENT_MAX_CONCURRENT_SESSIONS: z.coerce.number().int().min(1).default(5),
+  AGENT_SESSION_TOKEN_BUDGET: z.coerce.number().int().min(0).default(500_000),
+  AGENT_PHASE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
+  AGENT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  /** Registers the runtime's internal test team (tests only; never set in production). */
+  AGENT_TEST_TEAM: bool.default(false),
+  WS_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).default(30),
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WEB_DIST_DIR: z.string().default('./dist/web'),
 });
 
@@ -91,13 +108,61 @@ export interface Config {
     anthropicBaseUrl: string | undefined;
     openaiCompatibleBaseUrl: string | undefined;
     openaiCompatibleApiKey: string | undefined;
+    /** LLM_ALLOW_PRIVATE_BASE_URLS: user-supplied base URLs may be loopback/private. */
+    allowPrivateBaseUrls: boolean;
+    /** LLM_STRUCTURED_OUTPUT: 'auto' uses JSON schema and falls back to prompted JSON. */
+    structuredOutput: 'auto' | 'json-schema' | 'prompted';
+    /** LLM_PRICES_JSON, merged over the built-in price table (USD per million tokens). */
+    prices: Record<string, { input: number; output: number }> | undefined;
   };
   /** Run the job worker inside the web process (default: only in the embedded mode). */
   embeddedWorker: boolean;
+  agents: {
+    /** AGENT_MAX_CONCURRENT_SESSIONS: a user's sessions running or waiting for input at once. */
+    maxConcurrentSessions: number;
+    /** AGENT_SESSION_TOKEN_BUDGET: model tokens one session may use; 0 = no limit. */
+    sessionTokenBudget: number;
+    /** AGENT_PHASE_TIMEOUT_SECONDS: a phase running longer is stopped with an error. */
+    phaseTimeoutSeconds: number;
+    /** AGENT_WORKER_CONCURRENCY: phase jobs one worker process runs at once. */
+    workerConcurrency: number;
+    /** AGENT_LEASE_SECONDS: how long a dead process holds a session before another resumes it. */
+    leaseSeconds: number;
+    /** AGENT_TEST_TEAM: register the internal test team (tests only). */
+    testTeam: boolean;
+    /** WS_HEARTBEAT_SECONDS: ping interval; a socket that misses one ping is closed. */
+    wsHeartbeatSeconds: number;
+    /** WS_MAX_BUFFERED_BYTES: a client with more unsent data is dropped. */
+    wsMaxBufferedBytes: number;
+  };
   webDistDir: string;
 }
 
 export class ConfigError extends Error {}
+
+const pricesSchema = z.record(
+  z.string().min(1),
+  z.object({ input: z.number().min(0), output: z.number().min(0) }).strict(),
+);
+
+/** LLM_PRICES_JSON: {"model-id": {"input": 2, "output": 8}} in US dollars per million tokens. */
+function parsePrices(raw: string | undefined): Config['llm']['prices'] {
+  if (raw === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('Invalid configuration:\n  LLM_PRICES_JSON: not valid JSON');
+  }
+  const parsed = pricesSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(
+      'Invalid configuration:\n  LLM_PRICES_JSON: expected {"model-id": {"input": <USD per million ' +
+        'input tokens>, "output": <USD per million output tokens>}}',
+    );
+  }
+  return parsed.data;
+}
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -146,8 +211,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
       openaiCompatibleBaseUrl: e.OPENAI_COMPATIBLE_BASE_URL,
       openaiCompatibleApiKey: e.OPENAI_COMPATIBLE_API_KEY,
+      allowPrivateBaseUrls: e.LLM_ALLOW_PRIVATE_BASE_URLS,
+      structuredOutput: e.LLM_STRUCTURED_OUTPUT,
+      prices: parsePrices(e.LLM_PRICES_JSON),
     },
     embeddedWorker: e.EMBEDDED_WORKER ?? e.DATABASE_URL === undefined,
+    agents: {
+      maxConcurrentSessions: e.AGENT_MAX_CONCURRENT_SESSIONS,
+      sessionTokenBudget: e.AGENT_SESSION_TOKEN_BUDGET,
+      phaseTimeoutSeconds: e.AGENT_PHASE_TIMEOUT_SECONDS,
+      workerConcurrency: e.AGENT_WORKER_CONCURRENCY,
+      leaseSeconds: e.AGENT_LEASE_SECONDS,
+      testTeam: e.AGENT_TEST_TEAM,
+      wsHeartbeatSeconds: e.WS_HEARTBEAT_SECONDS,
+      wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
+    },
     webDistDir: path.resolve(e.WEB_DIST_DIR),
   };
 }

@@ -6,6 +6,8 @@ import type { Database, DatabaseHandle } from './db/connect';
 import type { Mailer } from './platform/mailer';
 import type { Notify } from './platform/notify';
 import type { LoadUserLlmSettings } from './agents/llm/types';
+import type { ModelLayer } from './agents/llm/model-layer';
+import type { SessionService } from './agents/service';
 import type { Secrets } from './platform/secrets';
 import type { TokenSigner } from './platform/tokens';
 
@@ -28,6 +30,13 @@ export interface AgentRuntime {
   /** Registers the runtime's HTTP routes and the /ws channel. */
   registerRoutes(app: Api): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Session operations with the owner/admin checks inside (404 for others' sessions): what each
+   * team's spec routes (e.g. /api/literature-team/start) call as thin adapters.
+   */
+  sessions: SessionService;
+  /** The model layer every model call goes through (usage recorded per call). */
+  models: ModelLayer;
 }
 
 /**

@@ -28,12 +28,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The port actually bound: PORT=0 asks the system for a free one.
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   ctx.log.info(
     {
       database: ctx.database.kind,
       dataDir: config.databaseUrl === undefined ? config.dataDir : undefined,
     },
-    `EconAgents ${ctx.version} listening on http://localhost:${config.port}`,
+    `EconAgents ${ctx.version} listening on http://localhost:${port}`,
   );
 }
 

@@ -1,23 +1,34 @@
-import { useEffect, useState } from 'react';
-import { Box, CssBaseline, Typography } from '@mui/material';
-import { DEFAULT_VERSION, DEFAULT_VERSION_PREFIX } from '../common/constants';
+import { useState } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { ThemeModeProvider } from './components/ThemeModeProvider';
+import { createAppRouter } from './router';
 
-/** Placeholder shell: shows "{prefix} {version}" from /version.json. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 15_000,
+        refetchOnWindowFocus: false,
+        // A 4xx will not change by asking again; network trouble may.
+        retry: (count, error) => {
+          const status = (error as { status?: number }).status;
+          return (status === undefined || status >= 500) && count < 2;
+        },
+      },
+    },
+  });
+}
+
+/** The web app: server state (TanStack Query), theme and mode, and the router. */
 export function App() {
-  const [label, setLabel] = useState(`${DEFAULT_VERSION_PREFIX} ${DEFAULT_VERSION}`);
-  useEffect(() => {
-    fetch('/version.json')
-      .then((r) => (r.ok ? (r.json() as Promise<{ version: string; prefix: string }>) : undefined))
-      .then((v) => v && setLabel(`${v.prefix} ${v.version}`))
-      .catch((err: unknown) => console.error('Failed to load version', err));
-  }, []);
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
   return (
-    <Box component="main" sx={{ p: 4 }}>
-      <CssBaseline />
-      <Typography variant="h4" component="h1">
-        EconAgents
-      </Typography>
-      <Typography data-testid="version">{label}</Typography>
-    </Box>
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        <RouterProvider router={router} />
+      </ThemeModeProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,18 +1,120 @@
 import type { AgentRuntime, AppContext } from '../context';
+import { createEventBus } from '../platform/events';
+import { CHANNELS, type RuntimeCore } from './core';
+import { createModelLayer } from './llm/model-layer';
+import { createPhaseQueue } from './queue';
+import { createTeamRegistry } from './registry';
+import { registerAgentRoutes } from './routes';
+import { createRunner, type Runner } from './runner';
+import { createSessionService } from './service';
+import { createSessionStore } from './store';
+import { loadTeams } from './teams';
+import { createWsHub, type WsHub } from './ws';
+
+export type { TeamDefinition, PhaseDefinition, PhaseContext, AgentDefinition } from './team';
+export { defineTeam, definePhase } from './team';
+
+/** Extra time pg-boss gives a phase job beyond the phase timeout before it expires the job. */
+const JOB_EXPIRY_MARGIN_SECONDS = 120;
 
 /**
  * Creates the agent runtime (sessions, job queue, /ws channel, v2 agents API).
- * `worker` runs phase jobs in this process (embedded mode, or `npm run worker`).
+ * `worker` runs phase jobs in this process (embedded mode, or `npm run worker`); without it the
+ * process only queues jobs (a web process with EMBEDDED_WORKER=false).
  */
 export async function createAgentRuntime(
-  _ctx: Omit<AppContext, 'agents'>,
-  _opts: { worker: boolean },
+  ctx: Omit<AppContext, 'agents'>,
+  opts: { worker: boolean },
 ): Promise<AgentRuntime> {
-  // The runtime is built in its own issue; until then no team is available.
-  return {
-    queueState: () => 'not-started',
-    isTeamAvailable: () => false,
-    registerRoutes: async () => undefined,
-    stop: async () => undefined,
+  const settings = ctx.config.agents;
+  const leaseMs = settings.leaseSeconds * 1000;
+  const registry = createTeamRegistry(await loadTeams(ctx.config), ctx);
+  const bus = await createEventBus(ctx.database, ctx.log);
+  const models = createModelLayer({
+    config: ctx.config,
+    loadUserLlmSettings: ctx.loadUserLlmSettings,
+    db: ctx.db,
+    log: ctx.log,
+  });
+  const queue = await createPhaseQueue({
+    database: ctx.database,
+    log: ctx.log,
+    jobExpireSeconds: settings.phaseTimeoutSeconds + JOB_EXPIRY_MARGIN_SECONDS,
+    supervise: opts.worker,
+  });
+  const store = createSessionStore(ctx.db);
+  const core: RuntimeCore = {
+    app: ctx,
+    store,
+    registry,
+    bus,
+    queue,
+    models,
+    limits: {
+      maxConcurrentSessions: settings.maxConcurrentSessions,
+      sessionTokenBudget: settings.sessionTokenBudget,
+      phaseTimeoutMs: settings.phaseTimeoutSeconds * 1000,
+      leaseMs,
+    },
   };
+  const sessions = createSessionService(core);
+
+  let runner: Runner | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  if (opts.worker) {
+    runner = createRunner(core);
+    const r = runner;
+    bus.subscribe(CHANNELS.jobs, () => queue.wake());
+    await bus.ready();
+    // Embedded, this process owns the database: any lease left is from a process that died.
+    if (ctx.database.kind === 'pglite') {
+      const cleared = await store.clearAllLeases();
+      if (cleared > 0) ctx.log.info({ sessions: cleared }, 'released leases of a previous process');
+    }
+    await queue.work(settings.workerConcurrency, (job) => r.run(job));
+    // Sessions left processing (process killed, or stopped mid-phase) are resumed now.
+    const resumed = await r.sweep(ctx.database.kind === 'pglite' ? 0 : leaseMs);
+    if (resumed > 0) ctx.log.info({ sessions: resumed }, 'resuming agent sessions');
+    sweepTimer = setInterval(
+      () => {
+        r.sweep(leaseMs).catch((err: unknown) => {
+          ctx.log.warn({ err: (err as Error).message }, 'session sweep failed');
+        });
+      },
+      Math.max(1000, Math.floor(leaseMs / 2)),
+    );
+    sweepTimer.unref();
+  }
+  await bus.ready();
+
+  let hub: WsHub | undefined;
+  let stopped = false;
+
+  const runtime: AgentRuntime = {
+    queueState: () => queue.state(),
+    isTeamAvailable: (teamId) => registry.availability(teamId).available,
+    sessions,
+    models,
+    async registerRoutes(app) {
+      hub = createWsHub(core, sessions, {
+        heartbeatMs: settings.wsHeartbeatSeconds * 1000,
+        maxBufferedBytes: settings.wsMaxBufferedBytes,
+      });
+      await hub.register(app);
+      await bus.ready();
+      registerAgentRoutes(app, core, sessions);
+      for (const team of registry.teams()) await team.registerRoutes?.(app, runtime);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (sweepTimer) clearInterval(sweepTimer);
+      await queue.stopWorkers();
+      await runner?.stop();
+      await hub?.close();
+      await queue.stop();
+      await bus.close();
+    },
+  };
+  return runtime;
 }

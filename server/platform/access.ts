@@ -25,6 +25,11 @@ declare module 'fastify' {
     access?: Access;
     /** Also accept a signed download token in `?token=` (for links opened in a new tab). */
     allowDownloadToken?: boolean;
+    /**
+     * Also accept the access token in `?token=` (the /ws upgrade: browsers cannot set headers on
+     * a WebSocket). logging.ts scrubs `token` from every logged URL.
+     */
+    allowAccessTokenQuery?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -103,8 +108,13 @@ export function registerAccessControl(
     if (!access || access === 'public') return;
     let user: AuthUser | undefined;
     const token = bearer(request);
+    const queryToken = request.routeOptions.config.allowAccessTokenQuery
+      ? (request.query as Record<string, unknown> | undefined)?.token
+      : undefined;
     if (token) {
       user = await authenticateToken(db, signer, token);
+    } else if (typeof queryToken === 'string' && queryToken !== '') {
+      user = await authenticateToken(db, signer, queryToken);
     } else if (request.routeOptions.config.allowDownloadToken) {
       const q = (request.query ?? {}) as Record<string, unknown>;
       if (typeof q.token === 'string') {

@@ -1,4 +1,7 @@
 import type { Config } from '../../config';
+import { LLM_SETUP_HINT, ModelNotConfiguredError } from './errors';
+import { resolveModelTarget } from './models';
+import { DEFAULT_USER_LLM_SETTINGS } from './types';
 
 export interface LlmAvailability {
   configured: boolean;
@@ -8,19 +11,24 @@ export interface LlmAvailability {
   hint?: string;
 }
 
-export const LLM_SETUP_HINT =
-  'No language model is configured. An administrator can set LLM_PROVIDER (openai, anthropic or openai-compatible) ' +
-  'with LLM_MODEL and OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_BASE_URL on the server, or you can add ' +
-  'your own API key under Settings > API Keys.';
+export { LLM_SETUP_HINT };
 
-/** Whether the server itself has a usable model provider (a user's own key may add one). */
+/**
+ * Whether the server itself has a usable model provider (a user's own key may add one), and
+ * which model a user with the default AI settings gets from it.
+ */
 export function serverLlmAvailability(config: Config): LlmAvailability {
-  const { provider, model } = config.llm;
-  const ready =
-    (provider === 'openai' && !!config.llm.openaiApiKey) ||
-    (provider === 'anthropic' && !!config.llm.anthropicApiKey) ||
-    (provider === 'openai-compatible' && !!config.llm.openaiCompatibleBaseUrl);
-  return ready
-    ? { configured: true, provider: provider ?? null, model: model ?? null }
-    : { configured: false, provider: provider ?? null, model: model ?? null, hint: LLM_SETUP_HINT };
+  try {
+    // Without a key of the user's own, resolution uses the server's configuration only.
+    const target = resolveModelTarget(config.llm, { ...DEFAULT_USER_LLM_SETTINGS });
+    return { configured: true, provider: target.provider, model: target.model };
+  } catch (error) {
+    if (!(error instanceof ModelNotConfiguredError)) throw error;
+    return {
+      configured: false,
+      provider: config.llm.provider ?? null,
+      model: config.llm.model ?? null,
+      hint: error.message,
+    };
+  }
 }

@@ -1,3 +1,5 @@
+export type LlmProvider = 'openai' | 'anthropic' | 'openai-compatible';
+
 /**
  * A user's language-model settings as the model layer needs them (decrypted key included).
  * The settings module loads them (server/modules/settings/llm-settings.ts); the model layer
@@ -5,7 +7,7 @@
  */
 export interface UserLlmSettings {
   /** The user's own provider choice; undefined means the server's LLM_PROVIDER. */
-  provider?: 'openai' | 'anthropic' | 'openai-compatible';
+  provider?: LlmProvider;
   /** The user's own API key, decrypted. Never logged, never returned by the API. */
   apiKey?: string;
   /** Base URL for an OpenAI-compatible server (Ollama, vLLM, LM Studio). */

@@ -1,7 +1,37 @@
 import type { Database } from '../../db/connect';
-import type { Notify } from '../../platform/notify';
+import type { NotificationKind, Notify } from '../../platform/notify';
+import type { Settings } from '../../../common/settings';
+import { createSettingsStore } from '../settings/store';
+import { effectiveSections, readChoices } from '../settings/values';
+import { createNotificationsStore } from './store';
 
-/** Placeholder until the notifications module stores them: see the web-platform issue. */
-export function createNotifier(_db: Database): Notify {
-  return async () => undefined;
+/** Which setting switches each kind; 'system' notices cannot be turned off. */
+const SWITCH: Record<NotificationKind, keyof Settings['notifications'] | null> = {
+  account_approved: 'accountApproved',
+  session_waiting: 'sessionWaiting',
+  session_completed: 'sessionCompleted',
+  session_failed: 'sessionFailed',
+  system: null,
+};
+
+/** Whether a user's settings let a notification of this kind through. */
+export function wantsNotification(values: unknown, kind: NotificationKind): boolean {
+  const key = SWITCH[kind];
+  if (key === null) return true;
+  const s = effectiveSections(readChoices(values));
+  return s.profile.notifications && s.notifications[key];
+}
+
+/**
+ * Records in-app notifications, honouring the user's settings (the master switch under User
+ * Profile and the per-event switches under Notifications).
+ */
+export function createNotifier(db: Database): Notify {
+  const settings = createSettingsStore(db);
+  const store = createNotificationsStore(db);
+  return async (userId, notification) => {
+    const row = await settings.find(userId);
+    if (!wantsNotification(row?.values, notification.kind)) return;
+    await store.insert(userId, notification);
+  };
 }

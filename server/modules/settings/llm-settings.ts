@@ -1,8 +1,34 @@
 import type { Database } from '../../db/connect';
 import type { Secrets } from '../../platform/secrets';
-import { DEFAULT_USER_LLM_SETTINGS, type LoadUserLlmSettings } from '../../agents/llm/types';
+import type { LoadUserLlmSettings, UserLlmSettings } from '../../agents/llm/types';
+import { openSealedKey } from './service';
+import { createSettingsStore } from './store';
+import { effectiveSections, readChoices } from './values';
 
-/** Placeholder until the settings module stores per-user settings. */
-export function createUserLlmSettingsLoader(_db: Database, _secrets: Secrets): LoadUserLlmSettings {
-  return async () => ({ ...DEFAULT_USER_LLM_SETTINGS });
+/**
+ * A user's model settings for the model layer, with their own key decrypted. The provider is
+ * passed only when the user chose one, so "not chosen" falls back to the server's provider.
+ * The key is never logged: nothing here logs, and callers must not log the result.
+ */
+export function createUserLlmSettingsLoader(db: Database, secrets: Secrets): LoadUserLlmSettings {
+  const store = createSettingsStore(db);
+  return async (userId: string): Promise<UserLlmSettings> => {
+    const row = await store.find(userId);
+    const choices = readChoices(row?.values);
+    const s = effectiveSections(choices);
+    const apiKey = openSealedKey(secrets.encryptionKey, row?.llmApiKeySealed ?? null);
+    const baseUrl = s.apiKeys.llmBaseUrl.trim();
+    const customModel = s.ai.customModel.trim();
+    return {
+      ...(choices.apiKeys?.llmProvider ? { provider: choices.apiKeys.llmProvider } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      modelVersion: s.ai.modelVersion,
+      ...(customModel ? { customModel } : {}),
+      temperature: s.ai.temperature,
+      maxTokens: s.ai.maxTokens,
+      maxConcurrentRequests: s.apiKeys.maxConcurrentRequests,
+      requestTimeoutSeconds: s.apiKeys.requestTimeout,
+    };
+  };
 }

@@ -1,4 +1,76 @@
-/** Placeholder: this screen is being built (see its issue). */
+import { Link as RouterLink } from 'react-router';
+import Button from '@mui/material/Button';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import AddIcon from '@mui/icons-material/Add';
+import { ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import { useDashboard } from '../../api/queries/dashboard';
+import { StatCards } from './overview/StatCards';
+import { TeamsLauncher } from './overview/TeamsLauncher';
+import { RecentProjects } from './overview/RecentProjects';
+import { RecentActivity } from './overview/RecentActivity';
+import { ActiveWorkflowsTable } from './overview/ActiveWorkflowsTable';
+import { ResearchAreaChart } from './overview/ResearchAreaChart';
+
+/** Dashboard (platform.md §2): everything comes from GET /api/dashboard. */
 export default function OverviewPage() {
-  return <div>OverviewPage</div>;
+  const dashboard = useDashboard();
+  return (
+    <>
+      <PageHeader
+        title="Dashboard"
+        subtitle="AI-powered economic research at your fingertips"
+        actions={
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            component={RouterLink}
+            to="/app/project-manager?new=1"
+          >
+            New Project
+          </Button>
+        }
+      />
+      {dashboard.isPending ? (
+        <Stack spacing={3}>
+          <LoadingSkeleton variant="cards" count={6} label="Loading dashboard" />
+          <LoadingSkeleton variant="rows" count={4} />
+        </Stack>
+      ) : dashboard.isError ? (
+        <ErrorAlert
+          title="Could not load the dashboard"
+          error={dashboard.error}
+          hint="Check your connection and try again."
+          onRetry={() => void dashboard.refetch()}
+        />
+      ) : (
+        <Stack spacing={3}>
+          <StatCards stats={dashboard.data.stats} />
+          <TeamsLauncher />
+          <Grid container spacing={3}>
+            <Grid size={{ xs: 12, lg: 6 }}>
+              <RecentProjects projects={dashboard.data.recentProjects} />
+            </Grid>
+            <Grid size={{ xs: 12, lg: 6 }}>
+              <RecentActivity
+                events={dashboard.data.recentActivity}
+                note={dashboard.data.sessionsNote}
+              />
+            </Grid>
+          </Grid>
+          <Grid container spacing={3}>
+            <Grid size={{ xs: 12, lg: 7 }}>
+              <ActiveWorkflowsTable
+                workflows={dashboard.data.activeWorkflows}
+                note={dashboard.data.sessionsNote}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, lg: 5 }}>
+              <ResearchAreaChart data={dashboard.data.researchAreaDistribution} />
+            </Grid>
+          </Grid>
+        </Stack>
+      )}
+    </>
+  );
 }

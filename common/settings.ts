@@ -1,0 +1,287 @@
+import { z } from 'zod';
+import { displayNameSchema, userRoleSchema } from './auth';
+import { DATASET_SOURCES } from './datasets';
+
+/**
+ * Per-user settings (platform.md §3 Settings, §5 slider rules, §9 defaults), stored on the
+ * server. Grouped by the Settings screen's categories. API keys are write-only: replies carry
+ * `{hasKey, masked}`, never the key.
+ */
+
+export const THEMES = ['light', 'dark', 'system'] as const;
+export const MODEL_VERSIONS = ['gpt-4', 'gpt-3.5-turbo', 'claude-3', 'custom'] as const;
+export const LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
+export const AGENT_AUTONOMY_LEVELS = ['low', 'medium', 'high'] as const;
+export const IMPUTATION_STRATEGIES = ['mean', 'median', 'mode', 'knn', 'none'] as const;
+export const OUTLIER_DETECTION_METHODS = ['z-score', 'iqr', 'isolation-forest', 'none'] as const;
+export const CODE_LANGUAGES = ['python', 'julia', 'r', 'dynare', 'matlab'] as const;
+export const WORKFLOW_MODES = ['quick', 'comprehensive'] as const;
+
+/** Inclusive ranges the server enforces (the screen uses them for sliders and inputs). */
+export const SETTINGS_LIMITS = {
+  maxConcurrentRequests: { min: 1, max: 20 },
+  requestTimeout: { min: 5, max: 600 },
+  temperature: { min: 0, max: 1, step: 0.1 },
+  maxTokens: { min: 100, max: 32000 },
+  maxCacheSize: { min: 100, max: 2000, step: 100 },
+  codeExecutionTimeLimitSeconds: { min: 5, max: 600 },
+  frameworks: { maxItems: 20, maxLength: 60 },
+  apiKey: { maxLength: 500 },
+  customModel: { maxLength: 200 },
+  llmBaseUrl: { maxLength: 500 },
+} as const;
+
+export const SETTINGS_DEFAULTS = {
+  profile: { theme: 'system', notifications: true, dataAutoSave: true },
+  apiKeys: {
+    llmProvider: 'openai',
+    llmBaseUrl: '',
+    maxConcurrentRequests: 5,
+    requestTimeout: 30,
+  },
+  ai: {
+    modelVersion: 'gpt-4',
+    customModel: '',
+    temperature: 0.7,
+    maxTokens: 2000,
+    agentAutonomy: 'medium',
+    saveAgentHistory: true,
+    enableContinuousLearning: false,
+  },
+  data: {
+    defaultDataSource: 'world_bank',
+    autoCleanData: true,
+    imputationStrategy: 'mean',
+    outlierDetection: 'z-score',
+    cacheDatasets: true,
+    maxCacheSize: 500,
+  },
+  codeGeneration: {
+    defaultLanguage: 'python',
+    frameworks: [] as string[],
+    workflowMode: 'comprehensive',
+  },
+  runtime: { codeExecutionTimeLimitSeconds: 60 },
+  notifications: {
+    accountApproved: true,
+    sessionWaiting: true,
+    sessionCompleted: true,
+    sessionFailed: true,
+  },
+} as const;
+
+/** How a stored key is shown: whether there is one and a masked form (e.g. `sk-••••••••abcd`). */
+export const storedKeySchema = z.object({ hasKey: z.boolean(), masked: z.string().nullable() });
+export type StoredKey = z.infer<typeof storedKeySchema>;
+
+export const API_KEY_NAMES = ['llmApiKey', 'worldBankApiKey', 'fredApiKey'] as const;
+export type ApiKeyName = (typeof API_KEY_NAMES)[number];
+
+/** GET/PUT /api/settings reply `data.settings`. */
+export const settingsSchema = z.object({
+  profile: z.object({
+    displayName: z.string(),
+    /** Read-only here (account e-mail and role). */
+    email: z.string(),
+    role: userRoleSchema,
+    theme: z.enum(THEMES),
+    /** Master switch for in-app notifications. */
+    notifications: z.boolean(),
+    dataAutoSave: z.boolean(),
+  }),
+  apiKeys: z.object({
+    llmApiKey: storedKeySchema,
+    worldBankApiKey: storedKeySchema,
+    fredApiKey: storedKeySchema,
+    llmProvider: z.enum(LLM_PROVIDERS),
+    /** For OpenAI-compatible servers (Ollama, vLLM, LM Studio); '' means the provider default. */
+    llmBaseUrl: z.string(),
+    maxConcurrentRequests: z.number(),
+    /** Seconds. */
+    requestTimeout: z.number(),
+  }),
+  ai: z.object({
+    modelVersion: z.enum(MODEL_VERSIONS),
+    /** Model id used when modelVersion is 'custom'. */
+    customModel: z.string(),
+    temperature: z.number(),
+    maxTokens: z.number(),
+    agentAutonomy: z.enum(AGENT_AUTONOMY_LEVELS),
+    saveAgentHistory: z.boolean(),
+    enableContinuousLearning: z.boolean(),
+  }),
+  data: z.object({
+    defaultDataSource: z.enum(DATASET_SOURCES),
+    autoCleanData: z.boolean(),
+    imputationStrategy: z.enum(IMPUTATION_STRATEGIES),
+    outlierDetection: z.enum(OUTLIER_DETECTION_METHODS),
+    cacheDatasets: z.boolean(),
+    /** MB; only meaningful when cacheDatasets is on. */
+    maxCacheSize: z.number(),
+  }),
+  codeGeneration: z.object({
+    defaultLanguage: z.enum(CODE_LANGUAGES),
+    frameworks: z.array(z.string()),
+    workflowMode: z.enum(WORKFLOW_MODES),
+  }),
+  runtime: z.object({ codeExecutionTimeLimitSeconds: z.number() }),
+  /** Which events create an in-app notification. */
+  notifications: z.object({
+    accountApproved: z.boolean(),
+    sessionWaiting: z.boolean(),
+    sessionCompleted: z.boolean(),
+    sessionFailed: z.boolean(),
+  }),
+  updatedAt: z.string().nullable(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+const int = (field: string, min: number, max: number) =>
+  z
+    .number({ message: `${field} must be a number` })
+    .int(`${field} must be a whole number`)
+    .min(min, `${field} must be between ${min} and ${max}`)
+    .max(max, `${field} must be between ${min} and ${max}`);
+
+const bool = (field: string) => z.boolean({ message: `${field} must be true or false` });
+const choice = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { message: `${field} must be one of: ${values.join(', ')}` });
+
+/** A key in a PUT: a string sets it, '' clears it, leaving it out keeps it. */
+const apiKeyInput = (field: string) =>
+  z
+    .string({ message: `${field} must be text` })
+    .trim()
+    .max(SETTINGS_LIMITS.apiKey.maxLength, `${field} is too long`)
+    .refine((v) => !/\s/.test(v), { message: `${field} must not contain spaces` });
+
+const L = SETTINGS_LIMITS;
+
+/** PUT /api/settings: every section and every field optional; only what is sent changes. */
+export const updateSettingsRequestSchema = z.object({
+  profile: z
+    .object({
+      displayName: displayNameSchema,
+      theme: choice('theme', THEMES),
+      notifications: bool('notifications'),
+      dataAutoSave: bool('dataAutoSave'),
+    })
+    .partial()
+    .optional(),
+  apiKeys: z
+    .object({
+      llmApiKey: apiKeyInput('llmApiKey'),
+      worldBankApiKey: apiKeyInput('worldBankApiKey'),
+      fredApiKey: apiKeyInput('fredApiKey'),
+      llmProvider: choice('llmProvider', LLM_PROVIDERS),
+      llmBaseUrl: z
+        .string()
+        .trim()
+        .max(L.llmBaseUrl.maxLength, 'llmBaseUrl is too long')
+        .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), {
+          message: 'llmBaseUrl must be an http(s) URL',
+        }),
+      maxConcurrentRequests: int(
+        'maxConcurrentRequests',
+        L.maxConcurrentRequests.min,
+        L.maxConcurrentRequests.max,
+      ),
+      requestTimeout: int('requestTimeout', L.requestTimeout.min, L.requestTimeout.max),
+    })
+    .partial()
+    .optional(),
+  ai: z
+    .object({
+      modelVersion: choice('modelVersion', MODEL_VERSIONS),
+      customModel: z
+        .string()
+        .trim()
+        .max(
+          L.customModel.maxLength,
+          `customModel must be at most ${L.customModel.maxLength} characters`,
+        ),
+      temperature: z
+        .number({ message: 'temperature must be a number' })
+        .min(0, 'temperature must be between 0 and 1')
+        .max(1, 'temperature must be between 0 and 1')
+        .refine((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9, {
+          message: 'temperature must be a multiple of 0.1',
+        }),
+      maxTokens: int('maxTokens', L.maxTokens.min, L.maxTokens.max),
+      agentAutonomy: choice('agentAutonomy', AGENT_AUTONOMY_LEVELS),
+      saveAgentHistory: bool('saveAgentHistory'),
+      enableContinuousLearning: bool('enableContinuousLearning'),
+    })
+    .partial()
+    .optional(),
+  data: z
+    .object({
+      defaultDataSource: choice('defaultDataSource', DATASET_SOURCES),
+      autoCleanData: bool('autoCleanData'),
+      imputationStrategy: choice('imputationStrategy', IMPUTATION_STRATEGIES),
+      outlierDetection: choice('outlierDetection', OUTLIER_DETECTION_METHODS),
+      cacheDatasets: bool('cacheDatasets'),
+      maxCacheSize: int('maxCacheSize', L.maxCacheSize.min, L.maxCacheSize.max).refine(
+        (v) => v % L.maxCacheSize.step === 0,
+        { message: 'maxCacheSize must be a multiple of 100' },
+      ),
+    })
+    .partial()
+    .optional(),
+  codeGeneration: z
+    .object({
+      defaultLanguage: choice('defaultLanguage', CODE_LANGUAGES),
+      frameworks: z
+        .array(
+          z
+            .string()
+            .trim()
+            .min(1, 'frameworks entries must not be empty')
+            .max(
+              L.frameworks.maxLength,
+              `frameworks entries must be at most ${L.frameworks.maxLength} characters`,
+            ),
+        )
+        .max(L.frameworks.maxItems, `frameworks may hold at most ${L.frameworks.maxItems} items`),
+      workflowMode: choice('workflowMode', WORKFLOW_MODES),
+    })
+    .partial()
+    .optional(),
+  runtime: z
+    .object({
+      codeExecutionTimeLimitSeconds: int(
+        'codeExecutionTimeLimitSeconds',
+        L.codeExecutionTimeLimitSeconds.min,
+        L.codeExecutionTimeLimitSeconds.max,
+      ),
+    })
+    .partial()
+    .optional(),
+  notifications: z
+    .object({
+      accountApproved: bool('accountApproved'),
+      sessionWaiting: bool('sessionWaiting'),
+      sessionCompleted: bool('sessionCompleted'),
+      sessionFailed: bool('sessionFailed'),
+    })
+    .partial()
+    .optional(),
+});
+export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>;
+
+export const settingsReplySchema = z.object({
+  success: z.literal(true),
+  message: z.string().optional(),
+  data: z.object({ settings: settingsSchema }),
+});
+export type SettingsReply = z.infer<typeof settingsReplySchema>;
+
+/** The Settings screen's confirmation (platform.md §2), also the PUT reply's message. */
+export const SETTINGS_SAVED_MESSAGE = 'Settings have been saved successfully!';
+
+/**
+ * Routes (`user` access):
+ * GET /api/settings   -> settingsReplySchema (defaults when nothing was saved)
+ * PUT /api/settings   updateSettingsRequestSchema -> settingsReplySchema (message SETTINGS_SAVED_MESSAGE)
+ * Security category: POST /api/auth/change-password, POST /api/auth/sessions/revoke-others (auth module).
+ */

@@ -1,0 +1,158 @@
+import dns from 'node:dns';
+import type { LookupAddress, LookupAllOptions, LookupOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { BaseUrlRefusedError } from './errors';
+
+/**
+ * The SSRF guard for base URLs a user types into Settings (ARCHITECTURE §8): only public
+ * http(s) addresses. Loopback, private, link-local (cloud metadata at 169.254.169.254),
+ * unique-local, carrier-grade NAT, multicast and reserved ranges are refused, for literal
+ * addresses and for every address a host name resolves to, checked again at connect time so
+ * a DNS answer that changes between the check and the request (rebinding) is caught too.
+ * Redirects are not followed. The administrator's own base URLs do not go through here.
+ */
+
+const FIX =
+  'Use a public address, or ask an administrator to configure the model server on the server ' +
+  '(OPENAI_COMPATIBLE_BASE_URL) or to allow private base URLs (LLM_ALLOW_PRIVATE_BASE_URLS=true).';
+
+/** The range name ipaddr.js gives an address that is not public ('unicast'), else undefined. */
+export function forbiddenRange(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return 'invalid';
+  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' ? undefined : range;
+}
+
+const describeRange = (range: string) =>
+  ({
+    loopback: 'a loopback address',
+    private: 'a private network address',
+    linkLocal: 'a link-local address (this includes cloud metadata services)',
+    uniqueLocal: 'a private network address',
+    carrierGradeNat: 'a carrier-grade NAT address',
+    unspecified: 'an unspecified address',
+  })[range] ?? `a reserved address (${range})`;
+
+function refuse(origin: string, why: string): BaseUrlRefusedError {
+  return new BaseUrlRefusedError(
+    `Your model base URL (${origin}) points to ${why}, which this server does not allow for ` +
+      `base URLs set in Settings > API Keys. ${FIX}`,
+  );
+}
+
+/** Parses the URL and refuses schemes other than http(s) and literal non-public addresses. */
+export function parseUserBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BaseUrlRefusedError(
+      `Your model base URL is not a valid URL. Enter it as http(s)://host[:port]/path under ` +
+        `Settings > API Keys.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new BaseUrlRefusedError(
+      `Your model base URL must start with http:// or https:// (Settings > API Keys).`,
+    );
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    throw refuse(url.origin, describeRange('loopback'));
+  if (ipaddr.isValid(host)) {
+    const range = forbiddenRange(host);
+    if (range) throw refuse(url.origin, describeRange(range));
+  }
+  return url;
+}
+
+/** Full check before a call: the URL and every address its host resolves to now. */
+export async function checkUserBaseUrl(raw: string): Promise<void> {
+  const url = parseUserBaseUrl(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await dns.promises.lookup(host, { all: true });
+  } catch {
+    // Unresolvable now: the call itself reports it as a connection failure.
+    return;
+  }
+  for (const { address } of addresses) {
+    const range = forbiddenRange(address);
+    if (range) throw refuse(url.origin, describeRange(range));
+  }
+}
+
+/** The error the connect-time lookup raises; the model layer finds it in the cause chain. */
+export class ForbiddenAddressError extends Error {
+  constructor(
+    readonly host: string,
+    readonly range: string,
+  ) {
+    super(`${host} resolves to ${describeRange(range)}`);
+    this.name = 'ForbiddenAddressError';
+  }
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** dns.lookup that fails when any address of the host is not public. */
+function guardedLookup(
+  hostname: string,
+  options: LookupOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    for (const { address } of addresses) {
+      const range = forbiddenRange(address);
+      if (range) return callback(new ForbiddenAddressError(hostname, range), []);
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(new ForbiddenAddressError(hostname, 'invalid'), []);
+    callback(null, first.address, first.family);
+  });
+}
+
+let guardedAgent: Agent | undefined;
+
+/**
+ * A fetch for user-supplied base URLs: every connection's addresses are checked, literal
+ * addresses in each request URL too, and redirects are returned (not followed).
+ */
+export function guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : input.toString());
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) {
+    const range = forbiddenRange(host);
+    if (range) return Promise.reject(new ForbiddenAddressError(host, range));
+  }
+  guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } });
+  // undici's fetch and the DOM fetch type differ only in their declarations.
+  const undiciInit = { ...init, redirect: 'manual', dispatcher: guardedAgent } as Parameters<
+    typeof undiciFetch
+  >[1];
+  return undiciFetch(url, undiciInit) as unknown as Promise<Response>;
+}
+
+/** Finds a ForbiddenAddressError anywhere in an error's cause chain. */
+export function findForbiddenAddress(error: unknown): ForbiddenAddressError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    if (current instanceof ForbiddenAddressError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function refusalFor(origin: string, error: ForbiddenAddressError): BaseUrlRefusedError {
+  return refuse(origin, describeRange(error.range));
+}

@@ -1,0 +1,429 @@
+import os from 'node:os';
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import type { PhaseResult } from '../../common/agents';
+import type { AgentSessionRow } from '../db/schema/agents';
+import { AppError } from '../platform/errors';
+import {
+  CHANNELS,
+  enqueuePhase,
+  machineState,
+  notifyOwner,
+  publishUpdate,
+  sessionLink,
+  teamName,
+  writeLog,
+  type ControlMessage,
+  type RuntimeCore,
+} from './core';
+import { isModelError } from './llm/errors';
+import type { PhaseJob } from './queue';
+import { buildPhaseServices } from './services';
+import { transition } from './state-machine';
+import type { PhaseContext, PhaseDefinition, PhaseLog, TeamDefinition } from './team';
+
+/** Why a running phase was stopped from outside. */
+export class StopSignal extends Error {
+  constructor(
+    readonly reason: 'cancel' | 'pause' | 'reset' | 'timeout' | 'budget' | 'lost' | 'shutdown',
+    message = `Phase stopped: ${reason}`,
+  ) {
+    super(message);
+    this.name = 'StopSignal';
+  }
+}
+
+/** A phase's result that its schema refused. */
+class PhaseOutputError extends Error {}
+
+export interface Runner {
+  /** Runs the phase job (called by the queue's workers). */
+  run(job: PhaseJob): Promise<void>;
+  /** Queues every session that should be running but is not (at start and periodically). */
+  sweep(idleMs: number): Promise<number>;
+  /** Sessions this process is running now. */
+  running(): number;
+  /** Ends every running phase (their sessions stay resumable) and waits for them. */
+  stop(): Promise<void>;
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return s < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+}
+
+/** The text a failed phase leaves in the session's error field. */
+function failureMessage(phase: PhaseDefinition, err: unknown): string {
+  if (err instanceof PhaseOutputError) return err.message;
+  const message =
+    err instanceof AppError || isModelError(err) || err instanceof Error
+      ? err.message
+      : String(err);
+  return `${phase.name} failed: ${message || 'unknown error'}`;
+}
+
+/** Resolves with the phase's result, or rejects as soon as the signal aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function createRunner(core: RuntimeCore): Runner {
+  const { store, registry, limits, models } = core;
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  const services = buildPhaseServices(core.app);
+  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+
+  const unsubscribe = core.bus.subscribe(CHANNELS.control, (payload) => {
+    const msg = payload as ControlMessage;
+    inFlight.get(msg.sessionId)?.controller.abort(new StopSignal(msg.reason));
+  });
+
+  async function refreshUsage(row: AgentSessionRow): Promise<number> {
+    const totals = await models.usage.forSession(row.id);
+    await store.setUsage(row.id, totals);
+    return totals.totalTokens;
+  }
+
+  function budgetText(row: AgentSessionRow, used: number): string {
+    return (
+      `The session used ${used.toLocaleString('en-US')} model tokens, more than its budget of ` +
+      `${(row.tokenBudget ?? 0).toLocaleString('en-US')}; it was stopped. Start a new session, or ` +
+      'ask an administrator to raise AGENT_SESSION_TOKEN_BUDGET.'
+    );
+  }
+
+  /** Ends the session with an error: 'phase' = process_error, 'runtime' = error. */
+  async function fail(
+    row: AgentSessionRow,
+    kind: 'phase' | 'runtime',
+    message: string,
+  ): Promise<void> {
+    const team = registry.team(row.teamId);
+    let next;
+    try {
+      next = transition(
+        machineState(row),
+        { type: kind === 'phase' ? 'phase_failed' : 'runtime_error' },
+        team ? registry.planShape(team, row.plan) : { totalPhases: 0, checkpointOf: () => null },
+      );
+    } catch {
+      return;
+    }
+    const after = await store.update(
+      row.id,
+      { step: row.step, leaseOwner: owner },
+      {
+        status: next.state.status,
+        phase: next.state.phase,
+        checkpoint: null,
+        checkpointData: null,
+        error: message,
+        completedAt: new Date(),
+        leaseOwner: null,
+        leaseUntil: null,
+      },
+    );
+    if (!after) return;
+    await writeLog(core, after, message, 'error');
+    await publishUpdate(core, after, kind === 'phase' ? 'process_error' : 'error', {
+      error: message,
+      phase: after.phase,
+    });
+    const name = teamName(core, after);
+    await notifyOwner(core, after, {
+      kind: 'session_failed',
+      title: `${name} session stopped with an error`,
+      message,
+      link: sessionLink(core, after),
+    });
+  }
+
+  function buildLog(row: AgentSessionRow, signal: AbortSignal): PhaseLog {
+    // A phase that ignores its signal must not write lines after it was stopped.
+    const write = async (message: string, level: 'info' | 'warn' | 'error') => {
+      if (signal.aborted) return;
+      await writeLog(core, row, message, level);
+    };
+    const log = ((message: string) => write(message, 'info')) as PhaseLog;
+    log.warn = (message) => write(message, 'warn');
+    log.error = (message) => write(message, 'error');
+    return log;
+  }
+
+  async function execute(row: AgentSessionRow, controller: AbortController): Promise<void> {
+    const team: TeamDefinition | undefined = registry.team(row.teamId);
+    if (!team) {
+      await fail(row, 'runtime', `The ${row.teamId} team is not available on this server`);
+      return;
+    }
+    const phases = registry.phasesOf(team, row.plan);
+    const phase = phases[row.phase - 1];
+    if (!phase) {
+      await fail(row, 'runtime', `Phase ${row.phase} does not exist in this session's plan`);
+      return;
+    }
+    const signal = controller.signal;
+    const timeoutMs =
+      (phase.timeoutSeconds ?? 0) > 0 ? phase.timeoutSeconds! * 1000 : limits.phaseTimeoutMs;
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new StopSignal(
+            'timeout',
+            `Phase ${row.phase} (${phase.name}) did not finish within ${seconds(timeoutMs)} and was stopped`,
+          ),
+        ),
+      timeoutMs,
+    );
+    let used = row.inputTokens + row.outputTokens;
+    const heartbeat = setInterval(
+      () => {
+        void (async () => {
+          const held = await store.renewLease(row.id, row.step, owner, limits.leaseMs);
+          if (!held) {
+            controller.abort(new StopSignal('lost'));
+            return;
+          }
+          if (row.tokenBudget !== null) {
+            used = await refreshUsage(row);
+            if (used > row.tokenBudget) {
+              controller.abort(new StopSignal('budget', budgetText(row, used)));
+            }
+          }
+        })().catch((err: unknown) => {
+          core.app.log.warn(
+            { err: (err as Error).message, sessionId: row.id },
+            'lease renewal failed',
+          );
+        });
+      },
+      Math.max(250, Math.floor(limits.leaseMs / 3)),
+    );
+
+    const started = performance.now();
+    try {
+      if (row.tokenBudget !== null && used > row.tokenBudget) {
+        throw new StopSignal('budget', budgetText(row, used));
+      }
+      const byKey: Record<string, unknown> = {};
+      for (const r of row.results) byKey[r.key] = r.result;
+      const lastFeedback = row.feedback[row.feedback.length - 1];
+      const previous = row.results.find((r) => r.phase === row.phase);
+      // A re-run: the newest feedback was given at this phase's checkpoint and not approved.
+      const revision =
+        lastFeedback && !lastFeedback.approved && lastFeedback.phase === row.phase && previous
+          ? { feedback: lastFeedback.feedback, previousResult: previous.result }
+          : null;
+      const resultList = row.results.filter((r) => r.phase < row.phase);
+      const results: Record<string, unknown> = {};
+      for (const r of resultList) results[r.key] = r.result;
+      const ctx: PhaseContext = {
+        session: {
+          id: row.id,
+          teamId: row.teamId,
+          agentId: row.agentId,
+          ownerId: row.ownerId,
+          projectId: row.projectId,
+        },
+        input: row.input,
+        configuration: row.configuration,
+        phase: { number: row.phase, key: phase.key, name: phase.name, totalPhases: phases.length },
+        log: buildLog(row, signal),
+        llm: models.forCall({
+          userId: row.ownerId,
+          sessionId: row.id,
+          agent: row.agentId ?? row.teamId,
+          phase: phase.key,
+          signal,
+        }),
+        sources: services.sources,
+        engines: services.engines,
+        app: core.app,
+        results,
+        resultList,
+        feedback: row.feedback,
+        revision,
+        signal,
+      };
+      await writeLog(
+        core,
+        row,
+        revision
+          ? `Running phase ${row.phase}/${phases.length} again with your feedback: ${phase.name}`
+          : `Starting phase ${row.phase}/${phases.length}: ${phase.name}`,
+      );
+      const raw = await untilAborted(phase.run(ctx), signal);
+      if (signal.aborted) throw signal.reason as Error;
+      const parsed = phase.result.safeParse(raw);
+      if (!parsed.success) {
+        throw new PhaseOutputError(
+          `${phase.name} produced a result that does not match its schema: ` +
+            z.prettifyError(parsed.error).replace(/\s+/g, ' ').slice(0, 500),
+        );
+      }
+      const result = parsed.data;
+      // The session's usage totals are refreshed after every phase (status replies show them).
+      used = await refreshUsage(row);
+      if (row.tokenBudget !== null && used > row.tokenBudget) {
+        throw new StopSignal('budget', budgetText(row, used));
+      }
+
+      const next = transition(
+        machineState(row),
+        { type: 'phase_done' },
+        registry.planShape(team, row.plan),
+      );
+      const entry: PhaseResult = {
+        phase: row.phase,
+        key: phase.key,
+        name: phase.name,
+        result,
+        completedAt: new Date().toISOString(),
+      };
+      const allResults = [...row.results.filter((r) => r.phase !== row.phase), entry].sort(
+        (a, b) => a.phase - b.phase,
+      );
+      const waiting = next.state.status === 'waiting_for_input';
+      const done = next.state.status === 'completed';
+      let finalOutputs: unknown = null;
+      if (done) {
+        const all: Record<string, unknown> = {};
+        for (const r of allResults) all[r.key] = r.result;
+        finalOutputs = team.finalOutputs ? team.finalOutputs(all) : result;
+      }
+      const after = await store.update(
+        row.id,
+        { step: row.step, leaseOwner: owner },
+        {
+          status: next.state.status,
+          phase: next.state.phase,
+          checkpoint: next.state.checkpoint,
+          checkpointData: waiting ? (phase.checkpoint?.data?.(result, ctx) ?? result) : null,
+          results: allResults,
+          leaseOwner: null,
+          leaseUntil: null,
+          attempts: 0,
+          ...(done ? { finalOutputs, completedAt: new Date() } : {}),
+        },
+      );
+      // Cancelled, paused or reset while finishing: that change stands, this result is dropped.
+      if (!after) return;
+
+      const elapsed = seconds(performance.now() - started);
+      await writeLog(
+        core,
+        after,
+        `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${elapsed}`,
+      );
+      await publishUpdate(core, after, 'phase_completed', {
+        phase: entry.phase,
+        key: entry.key,
+        name: entry.name,
+        result,
+      });
+      const name = teamName(core, after);
+      if (waiting) {
+        const title = phase.checkpoint?.title ?? phase.name;
+        await writeLog(
+          core,
+          after,
+          `Waiting for your feedback at checkpoint ${after.checkpoint}: ${title}`,
+        );
+        await publishUpdate(core, after, 'checkpoint_reached', {
+          phase: after.phase,
+          checkpoint: after.checkpoint,
+          checkpointData: after.checkpointData,
+        });
+        await notifyOwner(core, after, {
+          kind: 'session_waiting',
+          title: `${name}: your review is needed`,
+          message: `Checkpoint ${after.checkpoint} (${title}) is waiting for your feedback.`,
+          link: sessionLink(core, after),
+        });
+      } else if (done) {
+        await writeLog(core, after, `Session completed: all ${phases.length} phases done`);
+        await publishUpdate(core, after, 'process_completed', { finalOutputs: after.finalOutputs });
+        await notifyOwner(core, after, {
+          kind: 'session_completed',
+          title: `${name} session completed`,
+          message: `Your ${name} session has finished all ${phases.length} phases.`,
+          link: sessionLink(core, after),
+        });
+      } else if (next.runPhase) {
+        await enqueuePhase(core, after);
+      }
+    } catch (err) {
+      const stop = signal.aborted ? (signal.reason as unknown) : err;
+      if (stop instanceof StopSignal) {
+        switch (stop.reason) {
+          case 'cancel':
+          case 'pause':
+          case 'reset':
+            return; // the service wrote the change and its log line
+          case 'lost':
+          case 'shutdown':
+            await store.releaseLease(row.id, owner);
+            return;
+          case 'timeout':
+          case 'budget':
+            await fail(row, 'runtime', stop.message);
+            return;
+        }
+      }
+      await fail(row, 'phase', failureMessage(phase, err));
+    } finally {
+      clearTimeout(timer);
+      clearInterval(heartbeat);
+    }
+  }
+
+  return {
+    async run(job) {
+      if (stopping) throw new Error('This worker is stopping');
+      const row = await store.claim(job.sessionId, job.step, owner, limits.leaseMs);
+      // Stale (the session moved on), duplicate or held by a live runner: nothing to do.
+      if (!row) return;
+      const controller = new AbortController();
+      let finish!: () => void;
+      const done = new Promise<void>((resolve) => (finish = resolve));
+      inFlight.set(row.id, { controller, done });
+      try {
+        await execute(row, controller);
+      } finally {
+        inFlight.delete(row.id);
+        finish();
+      }
+    },
+
+    async sweep(idleMs) {
+      const orphans = await store.findOrphans(idleMs);
+      for (const o of orphans) {
+        await store.touch(o.id, o.step);
+        await enqueuePhase(core, o);
+      }
+      return orphans.length;
+    },
+
+    running: () => inFlight.size,
+
+    async stop() {
+      stopping = true;
+      unsubscribe();
+      const all = [...inFlight.values()];
+      for (const r of all) r.controller.abort(new StopSignal('shutdown'));
+      await Promise.race([
+        Promise.all(all.map((r) => r.done)),
+        new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+      ]);
+    },
+  };
+}

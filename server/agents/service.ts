@@ -1,0 +1,496 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  APPROVAL_FEEDBACK,
+  LOG_PAGE_MAX,
+  type AgentControlAction,
+  type AgentSession,
+  type FeedbackEntry,
+  type LogEntry,
+  type SessionStatus,
+} from '../../common/agents';
+import type { UserRole } from '../../common/constants';
+import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
+import { projects } from '../db/schema';
+import { memberProjectsCondition } from '../modules/projects/visibility';
+import { AppError, conflict, forbidden, notFound } from '../platform/errors';
+import {
+  CHANNELS,
+  describeSession,
+  enqueuePhase,
+  machineState,
+  notifyOwner,
+  publishUpdate,
+  sessionLink,
+  teamName,
+  writeLog,
+  type ControlMessage,
+  type RuntimeCore,
+} from './core';
+import { TransitionError, transition, type MachineEvent } from './state-machine';
+import type { SessionFilter, SessionPatch } from './store';
+import type { TeamDefinition } from './team';
+
+/** Who acts on a session. Only the owner and admins can see or drive one. */
+export interface SessionActor {
+  id: string;
+  role: UserRole;
+}
+
+export interface StartSessionInput {
+  teamId: string;
+  /** A v2 agent of that team; runs the agent's phases. */
+  agentId?: string;
+  input?: Record<string, unknown>;
+  configuration?: Record<string, unknown>;
+  projectId?: string;
+  /** Start an existing own session again (it must be idle after a reset). */
+  sessionId?: string;
+}
+
+export interface LogsPage {
+  entries: LogEntry[];
+  logs: string[];
+  cursor: number;
+  hasMore: boolean;
+}
+
+export interface ListPage {
+  limit: number;
+  offset: number;
+}
+
+/** The session operations team adapters and the generic and v2 routes share. */
+export interface SessionService {
+  start(actor: SessionActor, request: StartSessionInput): Promise<AgentSession>;
+  get(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  logs(
+    actor: SessionActor,
+    sessionId: string,
+    opts?: { after?: number; limit?: number },
+  ): Promise<LogsPage>;
+  list(
+    actor: SessionActor,
+    filter: Omit<SessionFilter, 'ownerId'>,
+    page: ListPage,
+  ): Promise<{ sessions: AgentSession[]; total: number }>;
+  feedback(actor: SessionActor, sessionId: string, feedback: string): Promise<AgentSession>;
+  reset(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  cancel(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  pause(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  resume(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  control(
+    actor: SessionActor,
+    sessionId: string,
+    action: AgentControlAction,
+  ): Promise<AgentSession>;
+  /** True when the actor may see the session (owner or admin). */
+  canSee(actor: SessionActor, sessionId: string): Promise<boolean>;
+}
+
+const CANCELLED_TEXT = 'Cancelled by the user';
+/** Attempts at a change that lost a race with another change (then 409). */
+const RACE_ATTEMPTS = 3;
+
+function isApproval(feedback: string): boolean {
+  return feedback.trim().toLowerCase() === APPROVAL_FEEDBACK.toLowerCase();
+}
+
+/** A readable 400 naming the fields zod refused. */
+function invalidInput(what: string, error: z.ZodError): AppError {
+  const parts = error.issues.slice(0, 5).map((i) => {
+    const field = i.path.map(String).join('.');
+    return field && !i.message.toLowerCase().startsWith(field.toLowerCase())
+      ? `${field}: ${i.message}`
+      : i.message;
+  });
+  return new AppError('bad_request', `Invalid ${what}: ${parts.join('; ')}`);
+}
+
+export function createSessionService(core: RuntimeCore): SessionService {
+  const { store, registry, limits } = core;
+
+  async function visible(actor: SessionActor, sessionId: string): Promise<AgentSessionRow> {
+    if (!z.uuid().safeParse(sessionId).success) throw notFound('Session');
+    const row = await store.get(sessionId);
+    if (!row || (row.ownerId !== actor.id && actor.role !== 'admin')) throw notFound('Session');
+    return row;
+  }
+
+  function teamOf(row: AgentSessionRow): TeamDefinition {
+    const team = registry.team(row.teamId);
+    if (!team) {
+      throw new AppError('unavailable', `The ${row.teamId} team is not available on this server`);
+    }
+    return team;
+  }
+
+  function activeLimitError(active: number): AppError {
+    return conflict(
+      `You already have ${active} active agent sessions (running or waiting for your feedback); ` +
+        `the limit is ${limits.maxConcurrentSessions}. Finish, cancel or reset one before starting another.`,
+    );
+  }
+
+  async function signalRunner(sessionId: string, reason: ControlMessage['reason']): Promise<void> {
+    try {
+      await core.bus.publish(CHANNELS.control, { sessionId, reason } satisfies ControlMessage);
+    } catch (err) {
+      // The runner also notices at its next lease renewal that the session moved on.
+      core.app.log.warn({ err: (err as Error).message, sessionId }, 'could not signal runner');
+    }
+  }
+
+  /**
+   * Applies one state-machine event with its extra changes, retrying if another change won the
+   * race for the row. `build` sees the fresh row and the new state.
+   */
+  async function apply(
+    actor: SessionActor,
+    sessionId: string,
+    event: MachineEvent,
+    build: (
+      row: AgentSessionRow,
+      next: ReturnType<typeof transition>,
+      team: TeamDefinition,
+    ) => SessionPatch,
+    opts: { countsAsNewActive?: boolean } = {},
+  ): Promise<{ before: AgentSessionRow; after: AgentSessionRow; runPhase: boolean }> {
+    for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
+      const row = await visible(actor, sessionId);
+      const team = teamOf(row);
+      let next: ReturnType<typeof transition>;
+      try {
+        next = transition(machineState(row), event, registry.planShape(team, row.plan));
+      } catch (err) {
+        if (err instanceof TransitionError) throw conflict(err.message);
+        throw err;
+      }
+      const patch = {
+        ...build(row, next, team),
+        status: next.state.status,
+        phase: next.state.phase,
+        checkpoint: next.state.checkpoint,
+        paused: next.state.paused,
+      };
+      const after = opts.countsAsNewActive
+        ? await store.withOwnerLock(row.ownerId, async (active, tx) => {
+            if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
+            return tx.update(row.id, { step: row.step }, patch);
+          })
+        : await store.update(row.id, { step: row.step }, patch);
+      if (after) return { before: row, after, runPhase: next.runPhase };
+    }
+    throw conflict('The session changed at the same time; reload it and try again');
+  }
+
+  async function start(actor: SessionActor, request: StartSessionInput): Promise<AgentSession> {
+    if (actor.role === 'viewer') {
+      throw forbidden(
+        'Viewers cannot start agent teams; ask an administrator for the researcher role',
+      );
+    }
+    let team: TeamDefinition | undefined;
+    let plan: string[];
+    let inputSchema: z.ZodType<Record<string, unknown>>;
+    if (request.agentId) {
+      const found = registry.agent(request.agentId);
+      if (!found) throw notFound('Agent');
+      team = found.team;
+      plan = found.agent.phases ?? team.phases.map((p) => p.key);
+      inputSchema = found.agent.inputSchema ?? team.inputSchema;
+    } else {
+      team = registry.team(request.teamId);
+      if (!team) throw notFound('Team');
+      plan = team.phases.map((p) => p.key);
+      inputSchema = team.inputSchema;
+    }
+    const availability = registry.availability(team.id);
+    if (!availability.available) {
+      throw new AppError(
+        'unavailable',
+        availability.reason ?? `The ${team.name} team cannot run on this server right now`,
+      );
+    }
+    const input = inputSchema.safeParse(request.input ?? {});
+    if (!input.success) throw invalidInput('input', input.error);
+    const configuration = (team.configurationSchema ?? z.record(z.string(), z.unknown())).safeParse(
+      request.configuration ?? {},
+    );
+    if (!configuration.success) throw invalidInput('configuration', configuration.error);
+
+    if (request.projectId) {
+      const condition =
+        actor.role === 'admin' ? undefined : memberProjectsCondition(core.app.db, actor.id);
+      const [project] = await core.app.db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.id, request.projectId), condition))
+        .limit(1);
+      if (!project) throw notFound('Project');
+    }
+
+    const now = new Date();
+    const budget = limits.sessionTokenBudget > 0 ? limits.sessionTokenBudget : null;
+    const fields = {
+      teamId: team.id,
+      agentId: request.agentId ?? null,
+      projectId: request.projectId ?? null,
+      input: input.data,
+      configuration: configuration.data,
+      plan,
+      status: 'processing' as const,
+      phase: 1,
+      checkpoint: null,
+      checkpointData: null,
+      results: [],
+      feedback: [],
+      finalOutputs: null,
+      error: null,
+      paused: false,
+      tokenBudget: budget,
+      startedAt: now,
+      completedAt: null,
+    };
+
+    let row: AgentSessionRow;
+    if (request.sessionId) {
+      const existing = await visible(actor, request.sessionId);
+      if (existing.ownerId !== actor.id) throw notFound('Session');
+      try {
+        transition(machineState(existing), { type: 'start' }, registry.planShape(team, plan));
+      } catch (err) {
+        if (err instanceof TransitionError) throw conflict(err.message);
+        throw err;
+      }
+      const updated = await store.withOwnerLock(actor.id, async (active, tx) => {
+        if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
+        return tx.update(existing.id, { step: existing.step }, fields);
+      });
+      if (!updated) throw conflict('The session changed at the same time; reload it and try again');
+      row = updated;
+    } else {
+      row = await store.withOwnerLock(actor.id, async (active, tx) => {
+        if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
+        return tx.insert({ ...fields, ownerId: actor.id, step: 1 });
+      });
+    }
+    const phases = registry.phasesOf(team, plan);
+    const checkpoints = phases.filter((p) => p.checkpoint).length;
+    await writeLog(
+      core,
+      row,
+      `Started ${team.name} session: ${phases.length} ${phases.length === 1 ? 'phase' : 'phases'}` +
+        (checkpoints > 0
+          ? `, ${checkpoints} ${checkpoints === 1 ? 'checkpoint' : 'checkpoints'} for your review`
+          : ''),
+    );
+    await enqueuePhase(core, row);
+    return describeSession(core, row);
+  }
+
+  async function feedback(
+    actor: SessionActor,
+    sessionId: string,
+    text: string,
+  ): Promise<AgentSession> {
+    const trimmed = text.trim();
+    if (!trimmed) throw new AppError('bad_request', 'feedback must not be blank');
+    const approved = isApproval(trimmed);
+    const { after, runPhase } = await apply(
+      actor,
+      sessionId,
+      { type: 'feedback', approved },
+      (row, next, team) => {
+        const entry: FeedbackEntry = {
+          phase: row.phase,
+          checkpoint: row.checkpoint ?? 0,
+          feedback: approved ? APPROVAL_FEEDBACK : trimmed,
+          approved,
+          submittedAt: new Date().toISOString(),
+        };
+        const patch: SessionPatch = {
+          feedback: [...row.feedback, entry],
+          checkpointData: null,
+        };
+        if (next.state.status === 'completed') {
+          patch.finalOutputs = finalOutputsOf(team, row);
+          patch.completedAt = new Date();
+        }
+        return patch;
+      },
+    );
+    const entry = after.feedback[after.feedback.length - 1]!;
+    await publishUpdate(core, after, 'feedback_submitted', entry);
+    const team = teamOf(after);
+    if (approved) {
+      await writeLog(core, after, `Checkpoint ${entry.checkpoint} approved`);
+    } else {
+      const phaseName = registry.phasesOf(team, after.plan)[after.phase - 1]?.name ?? '';
+      await writeLog(
+        core,
+        after,
+        `Feedback received at checkpoint ${entry.checkpoint} (${trimmed.length} characters); ` +
+          `running phase ${after.phase} (${phaseName}) again with it`,
+      );
+    }
+    if (after.status === 'completed') await completed(after);
+    if (runPhase) await enqueuePhase(core, after);
+    return describeSession(core, after);
+  }
+
+  function finalOutputsOf(team: TeamDefinition, row: AgentSessionRow): unknown {
+    const byKey: Record<string, unknown> = {};
+    for (const r of row.results) byKey[r.key] = r.result;
+    if (team.finalOutputs) return team.finalOutputs(byKey);
+    return row.results[row.results.length - 1]?.result ?? null;
+  }
+
+  async function completed(row: AgentSessionRow): Promise<void> {
+    const name = teamName(core, row);
+    await writeLog(core, row, `Session completed: all ${row.plan.length} phases done`);
+    await publishUpdate(core, row, 'process_completed', { finalOutputs: row.finalOutputs });
+    await notifyOwner(core, row, {
+      kind: 'session_completed',
+      title: `${name} session completed`,
+      message: `Your ${name} session has finished all ${row.plan.length} phases.`,
+      link: sessionLink(core, row),
+    });
+  }
+
+  async function reset(actor: SessionActor, sessionId: string): Promise<AgentSession> {
+    const { before, after } = await apply(actor, sessionId, { type: 'reset' }, (row) => {
+      const ran = row.phase > 0 || row.results.length > 0 || row.feedback.length > 0;
+      const archived: ArchivedRun[] = ran
+        ? [
+            ...row.history,
+            {
+              resetAt: new Date().toISOString(),
+              status: row.status,
+              phase: row.phase,
+              input: row.input,
+              configuration: row.configuration,
+              results: row.results,
+              feedback: row.feedback,
+              finalOutputs: row.finalOutputs ?? null,
+              error: row.error,
+            },
+          ]
+        : row.history;
+      return {
+        history: archived,
+        checkpointData: null,
+        results: [],
+        feedback: [],
+        finalOutputs: null,
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        attempts: 0,
+      };
+    });
+    if (before.status === 'processing') await signalRunner(after.id, 'reset');
+    await writeLog(
+      core,
+      after,
+      before.phase > 0
+        ? `Session reset (it was ${describeStatus(before.status, before.paused)} at phase ${before.phase}); the earlier run is kept in the session history`
+        : 'Session reset',
+    );
+    return describeSession(core, after);
+  }
+
+  async function cancel(actor: SessionActor, sessionId: string): Promise<AgentSession> {
+    const { before, after } = await apply(actor, sessionId, { type: 'cancel' }, () => ({
+      error: CANCELLED_TEXT,
+      completedAt: new Date(),
+      checkpointData: null,
+      leaseOwner: null,
+      leaseUntil: null,
+    }));
+    if (before.status === 'processing') await signalRunner(after.id, 'cancel');
+    await writeLog(core, after, `Cancelled by the user during phase ${before.phase}`, 'warn');
+    await publishUpdate(core, after, 'error', { error: CANCELLED_TEXT, phase: after.phase });
+    return describeSession(core, after);
+  }
+
+  async function pause(actor: SessionActor, sessionId: string): Promise<AgentSession> {
+    const { after } = await apply(actor, sessionId, { type: 'pause' }, () => ({
+      leaseOwner: null,
+      leaseUntil: null,
+    }));
+    await signalRunner(after.id, 'pause');
+    await writeLog(
+      core,
+      after,
+      `Paused by the user during phase ${after.phase}; the phase runs again from its start on resume`,
+    );
+    return describeSession(core, after);
+  }
+
+  async function resume(actor: SessionActor, sessionId: string): Promise<AgentSession> {
+    const { after } = await apply(
+      actor,
+      sessionId,
+      { type: 'resume' },
+      () => ({ leaseOwner: null, leaseUntil: null, attempts: 0 }),
+      { countsAsNewActive: true },
+    );
+    await writeLog(core, after, `Resumed at phase ${after.phase}`);
+    await enqueuePhase(core, after);
+    return describeSession(core, after);
+  }
+
+  return {
+    start,
+    async get(actor, sessionId) {
+      return describeSession(core, await visible(actor, sessionId));
+    },
+    async logs(actor, sessionId, opts = {}) {
+      const row = await visible(actor, sessionId);
+      const limit = Math.min(opts.limit ?? LOG_PAGE_MAX, LOG_PAGE_MAX);
+      // One more than asked tells whether more lines follow.
+      const entries = await store.readLogs(row.id, { after: opts.after, limit: limit + 1 });
+      const hasMore = entries.length > limit;
+      const page = hasMore ? entries.slice(0, limit) : entries;
+      return {
+        entries: page,
+        logs: page.map((e) => e.message),
+        cursor: page.length > 0 ? page[page.length - 1]!.seq : (opts.after ?? 0),
+        hasMore,
+      };
+    },
+    async list(actor, filter, page) {
+      const { rows, total } = await store.list(
+        { ...filter, ownerId: actor.role === 'admin' ? undefined : actor.id },
+        page,
+      );
+      return { sessions: rows.map((r) => describeSession(core, r)), total };
+    },
+    feedback,
+    reset,
+    cancel,
+    pause,
+    resume,
+    control(actor, sessionId, action) {
+      if (action === 'cancel') return cancel(actor, sessionId);
+      if (action === 'pause') return pause(actor, sessionId);
+      return resume(actor, sessionId);
+    },
+    async canSee(actor, sessionId) {
+      try {
+        await visible(actor, sessionId);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function describeStatus(status: SessionStatus, paused: boolean): string {
+  if (status === 'idle' && paused) return 'paused';
+  return status.replace(/_/g, ' ');
+}

@@ -1,0 +1,346 @@
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { LogEntry, SessionStatus } from '../../common/agents';
+import type { Database } from '../db/connect';
+import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../db/schema/agents';
+
+/** Longest log line kept (characters); longer ones are cut with an ellipsis. */
+export const LOG_LINE_MAX = 4000;
+
+export type NewSession = typeof agentSessions.$inferInsert;
+export type SessionPatch = Partial<
+  Omit<AgentSessionRow, 'id' | 'ownerId' | 'createdAt' | 'step' | 'logSeq'>
+>;
+
+export interface SessionFilter {
+  /** Undefined: every owner (admins). */
+  ownerId?: string;
+  teamId?: string;
+  agentId?: string;
+  status?: SessionStatus;
+  projectId?: string;
+}
+
+export interface MetricsCountRow {
+  teamId: string;
+  agentId: string | null;
+  status: SessionStatus;
+  executions: number;
+  totalTokens: number;
+  costUsd: number;
+}
+
+export interface MetricsDurationRow {
+  /** 'total', 'team' or 'agent'. */
+  level: 'total' | 'team' | 'agent';
+  key: string;
+  p50: number | null;
+  p95: number | null;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  // node-postgres and PGlite both return { rows } from db.execute.
+  return (result as { rows: T[] }).rows;
+}
+
+/** Database access of the agent runtime (agent_sessions, agent_session_logs). */
+export function createSessionStore(db: Database) {
+  function filterWhere(f: SessionFilter): SQL | undefined {
+    const conditions: SQL[] = [];
+    if (f.ownerId) conditions.push(eq(agentSessions.ownerId, f.ownerId));
+    if (f.teamId) conditions.push(eq(agentSessions.teamId, f.teamId));
+    if (f.agentId) conditions.push(eq(agentSessions.agentId, f.agentId));
+    if (f.status) conditions.push(eq(agentSessions.status, f.status));
+    if (f.projectId) conditions.push(eq(agentSessions.projectId, f.projectId));
+    return conditions.length > 0 ? and(...conditions) : undefined;
+  }
+
+  return {
+    async get(id: string): Promise<AgentSessionRow | undefined> {
+      const [row] = await db.select().from(agentSessions).where(eq(agentSessions.id, id)).limit(1);
+      return row;
+    },
+
+    /**
+     * Inserts a session, or runs `change` on an existing one, under a per-owner lock after
+     * checking the owner's number of active sessions, so two starts at once cannot both pass.
+     */
+    async withOwnerLock<T>(
+      ownerId: string,
+      body: (activeCount: number, txStore: SessionStore) => Promise<T>,
+    ): Promise<T> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'agent-owner:' + ownerId}))`);
+        const [row] = await tx
+          .select({ n: count() })
+          .from(agentSessions)
+          .where(
+            and(
+              eq(agentSessions.ownerId, ownerId),
+              inArray(agentSessions.status, ['processing', 'waiting_for_input']),
+            ),
+          );
+        // Everything inside must use the transaction (PGlite has a single connection).
+        return body(Number(row?.n ?? 0), createSessionStore(tx as unknown as Database));
+      });
+    },
+
+    async insert(values: NewSession): Promise<AgentSessionRow> {
+      const [row] = await db.insert(agentSessions).values(values).returning();
+      return row!;
+    },
+
+    async list(
+      filter: SessionFilter,
+      page: { limit: number; offset: number },
+    ): Promise<{ rows: AgentSessionRow[]; total: number }> {
+      const where = filterWhere(filter);
+      const rows = await db
+        .select()
+        .from(agentSessions)
+        .where(where)
+        .orderBy(desc(agentSessions.createdAt), desc(agentSessions.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      const [total] = await db.select({ n: count() }).from(agentSessions).where(where);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    /**
+     * Applies a change if the session is still at `step` (and, for the runner, still leased by
+     * `leaseOwner`); every change moves the step on. Undefined when someone else changed it.
+     */
+    async update(
+      id: string,
+      expect: { step: number; leaseOwner?: string },
+      patch: SessionPatch,
+    ): Promise<AgentSessionRow | undefined> {
+      const conditions = [eq(agentSessions.id, id), eq(agentSessions.step, expect.step)];
+      if (expect.leaseOwner) conditions.push(eq(agentSessions.leaseOwner, expect.leaseOwner));
+      const [row] = await db
+        .update(agentSessions)
+        .set({ ...patch, step: sql`${agentSessions.step} + 1`, updatedAt: new Date() })
+        .where(and(...conditions))
+        .returning();
+      return row;
+    },
+
+    /** Usage totals cached on the session row (the model layer's records are the source). */
+    async setUsage(
+      id: string,
+      usage: { inputTokens: number; outputTokens: number; costUsd: number; calls: number },
+    ): Promise<void> {
+      await db
+        .update(agentSessions)
+        .set({
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          costUsd: usage.costUsd,
+          llmCalls: usage.calls,
+        })
+        .where(eq(agentSessions.id, id));
+    },
+
+    /** Appends one log line with the next sequence number, in one statement. */
+    async appendLog(
+      sessionId: string,
+      message: string,
+      level: LogEntry['level'],
+    ): Promise<LogEntry | undefined> {
+      const text =
+        message.length > LOG_LINE_MAX ? `${message.slice(0, LOG_LINE_MAX - 1)}…` : message;
+      const result = await db.execute(sql`
+        with s as (
+          update agent_sessions set log_seq = log_seq + 1
+          where id = ${sessionId}
+          returning log_seq
+        )
+        insert into agent_session_logs (session_id, seq, level, message)
+        select ${sessionId}, s.log_seq, ${level}, ${text} from s
+        returning seq, created_at`);
+      const [row] = rowsOf<{ seq: number; created_at: Date | string }>(result);
+      if (!row) return undefined;
+      return {
+        seq: Number(row.seq),
+        message: text,
+        level,
+        timestamp: new Date(row.created_at).toISOString(),
+      };
+    },
+
+    async readLogs(
+      sessionId: string,
+      opts: { after?: number; limit: number },
+    ): Promise<LogEntry[]> {
+      const rows = await db
+        .select()
+        .from(agentSessionLogs)
+        .where(
+          and(
+            eq(agentSessionLogs.sessionId, sessionId),
+            opts.after !== undefined ? gt(agentSessionLogs.seq, opts.after) : undefined,
+          ),
+        )
+        .orderBy(asc(agentSessionLogs.seq))
+        .limit(opts.limit);
+      return rows.map((r) => ({
+        seq: r.seq,
+        message: r.message,
+        level: r.level,
+        timestamp: r.createdAt.toISOString(),
+      }));
+    },
+
+    async readLog(sessionId: string, seq: number): Promise<LogEntry | undefined> {
+      const [r] = await db
+        .select()
+        .from(agentSessionLogs)
+        .where(and(eq(agentSessionLogs.sessionId, sessionId), eq(agentSessionLogs.seq, seq)));
+      return r
+        ? { seq: r.seq, message: r.message, level: r.level, timestamp: r.createdAt.toISOString() }
+        : undefined;
+    },
+
+    /**
+     * Takes the session for running step `step`: only while it is processing at that step and no
+     * live lease is held. Counts the attempt.
+     */
+    async claim(
+      id: string,
+      step: number,
+      owner: string,
+      leaseMs: number,
+    ): Promise<AgentSessionRow | undefined> {
+      const until = new Date(Date.now() + leaseMs);
+      const [row] = await db
+        .update(agentSessions)
+        .set({
+          leaseOwner: owner,
+          leaseUntil: until,
+          attempts: sql`${agentSessions.attempts} + 1`,
+        })
+        .where(
+          and(
+            eq(agentSessions.id, id),
+            eq(agentSessions.step, step),
+            eq(agentSessions.status, 'processing'),
+            eq(agentSessions.paused, false),
+            or(isNull(agentSessions.leaseUntil), lt(agentSessions.leaseUntil, new Date())),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Extends a held lease; false when it was lost (the session moved on or was taken). */
+    async renewLease(id: string, step: number, owner: string, leaseMs: number): Promise<boolean> {
+      const rows = await db
+        .update(agentSessions)
+        .set({ leaseUntil: new Date(Date.now() + leaseMs) })
+        .where(
+          and(
+            eq(agentSessions.id, id),
+            eq(agentSessions.step, step),
+            eq(agentSessions.leaseOwner, owner),
+          ),
+        )
+        .returning({ id: agentSessions.id });
+      return rows.length > 0;
+    },
+
+    /** Gives a session back without changing it (shutdown): another process may resume it. */
+    async releaseLease(id: string, owner: string): Promise<void> {
+      await db
+        .update(agentSessions)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(and(eq(agentSessions.id, id), eq(agentSessions.leaseOwner, owner)));
+    },
+
+    /** Embedded mode at start: this process owns the database, so every lease is stale. */
+    async clearAllLeases(): Promise<number> {
+      const rows = await db
+        .update(agentSessions)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(sql`${agentSessions.leaseOwner} is not null`)
+        .returning({ id: agentSessions.id });
+      return rows.length;
+    },
+
+    /**
+     * Sessions that should be running but nobody runs: processing, not paused, no live lease,
+     * and unchanged for `idleMs` (a job queued a moment ago has not been picked up yet).
+     */
+    async findOrphans(idleMs: number, limit = 100): Promise<Array<{ id: string; step: number }>> {
+      return db
+        .select({ id: agentSessions.id, step: agentSessions.step })
+        .from(agentSessions)
+        .where(
+          and(
+            eq(agentSessions.status, 'processing'),
+            eq(agentSessions.paused, false),
+            or(isNull(agentSessions.leaseUntil), lt(agentSessions.leaseUntil, new Date())),
+            lt(agentSessions.updatedAt, new Date(Date.now() - idleMs)),
+          ),
+        )
+        .limit(limit);
+    },
+
+    /** Marks a session as just looked at, so the next sweep waits for its job again. */
+    async touch(id: string, step: number): Promise<void> {
+      await db
+        .update(agentSessions)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(agentSessions.id, id), eq(agentSessions.step, step)));
+    },
+
+    async metricsCounts(ownerId: string | undefined): Promise<MetricsCountRow[]> {
+      const rows = await db
+        .select({
+          teamId: agentSessions.teamId,
+          agentId: agentSessions.agentId,
+          status: agentSessions.status,
+          executions: count(),
+          totalTokens: sql<string>`coalesce(sum(${agentSessions.inputTokens} + ${agentSessions.outputTokens}), 0)`,
+          costUsd: sql<string>`coalesce(sum(${agentSessions.costUsd}), 0)`,
+        })
+        .from(agentSessions)
+        .where(ownerId ? eq(agentSessions.ownerId, ownerId) : undefined)
+        .groupBy(agentSessions.teamId, agentSessions.agentId, agentSessions.status);
+      return rows.map((r) => ({
+        ...r,
+        executions: Number(r.executions),
+        totalTokens: Number(r.totalTokens),
+        costUsd: Number(r.costUsd),
+      }));
+    },
+
+    /** p50/p95 of start-to-finish wall time over finished sessions, overall, by team, by agent. */
+    async metricsDurations(ownerId: string | undefined): Promise<MetricsDurationRow[]> {
+      const ownerFilter = ownerId ? sql`and owner_id = ${ownerId}` : sql``;
+      const result = await db.execute(sql`
+        select
+          case when grouping(team_id) = 0 then 'team'
+               when grouping(agent_key) = 0 then 'agent'
+               else 'total' end as level,
+          coalesce(team_id, agent_key, '') as key,
+          percentile_cont(0.5) within group (order by ms) as p50,
+          percentile_cont(0.95) within group (order by ms) as p95
+        from (
+          select team_id, coalesce(agent_id, team_id) as agent_key,
+                 extract(epoch from (completed_at - started_at)) * 1000 as ms
+          from agent_sessions
+          where completed_at is not null and started_at is not null ${ownerFilter}
+        ) d
+        group by grouping sets ((), (team_id), (agent_key))`);
+      return rowsOf<{ level: string; key: string; p50: unknown; p95: unknown }>(result).map(
+        (r) => ({
+          level: r.level as MetricsDurationRow['level'],
+          key: r.key,
+          p50: r.p50 === null ? null : Math.round(Number(r.p50)),
+          p95: r.p95 === null ? null : Math.round(Number(r.p95)),
+        }),
+      );
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

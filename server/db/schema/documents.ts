@@ -1,0 +1,42 @@
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DocumentCategory, DocumentFormat } from '../../../common/documents';
+import { users } from './accounts';
+import { projects } from './projects';
+
+export type DocumentOrigin = 'session' | 'upload' | 'editor';
+
+/**
+ * platform.md §3 Document. Text content lives in the row (documents are small text files), so
+ * every process of a scale-out deployment sees it without shared disk.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').defaultRandom().primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    /**
+     * The agent session it came from (text: the runtime owns the id format); no foreign key so
+     * sessions can be purged independently.
+     */
+    sessionId: text('session_id'),
+    name: text('name').notNull(),
+    category: text('category').$type<DocumentCategory>().notNull(),
+    format: text('format').$type<DocumentFormat>().notNull(),
+    origin: text('origin').$type<DocumentOrigin>().notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    content: text('content').notNull(),
+    validated: boolean('validated').notNull().default(false),
+    reproducible: boolean('reproducible').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [
+    index('documents_owner_idx').on(t.ownerId),
+    index('documents_project_idx').on(t.projectId),
+    index('documents_created_idx').on(t.createdAt),
+  ],
+);
+export type DocumentRow = typeof documents.$inferSelect;

@@ -1,0 +1,120 @@
+import {
+  ACTIVE_WORKFLOWS_LISTED,
+  RECENT_EVENTS_SHOWN,
+  RECENT_PROJECTS_SHOWN,
+  TEAMS,
+} from '../../../common/constants';
+import type { Dashboard, OptionalMetric } from '../../../common/dashboard';
+import type { DashboardStore } from './store';
+
+const TEAM_NAMES = new Map<string, string>(TEAMS.map((t) => [t.id, t.name]));
+const teamName = (teamId: string) => TEAM_NAMES.get(teamId) ?? teamId;
+
+const METRIC_LABEL = {
+  timeReduction: 'time reduction',
+  qualityImprovement: 'quality improvement',
+} as const;
+
+/**
+ * The overview dashboard from real data only (platform.md §2). Time reduction and quality
+ * improvement are averages of what completed sessions measured and stored; with no such
+ * measurement the value is null and `reason` says why. Sessions run their phases one at a time,
+ * so a running session counts as one active agent.
+ */
+export function createDashboardService(store: DashboardStore) {
+  async function metric(
+    userId: string,
+    kind: keyof typeof METRIC_LABEL,
+    sessionCount: number,
+  ): Promise<OptionalMetric> {
+    if (sessionCount === 0) {
+      return {
+        value: null,
+        reason: `No agent sessions yet: the average ${METRIC_LABEL[kind]} is computed from completed sessions that measured it.`,
+        basedOn: 0,
+      };
+    }
+    const { average, sessions } = await store.averagePerformance(userId, kind);
+    if (average === null || sessions === 0) {
+      return {
+        value: null,
+        reason: `None of your completed agent sessions has measured its ${METRIC_LABEL[kind]}, so there is no number to show.`,
+        basedOn: 0,
+      };
+    }
+    return {
+      value: Math.round(average * 10) / 10,
+      reason: `Average over ${sessions} completed session${sessions === 1 ? '' : 's'} that measured it.`,
+      basedOn: sessions,
+    };
+  }
+
+  return {
+    async get(userId: string): Promise<Dashboard> {
+      const [projectCounts, areas, recent, datasetCounts, running, sessionCount, events, open] =
+        await Promise.all([
+          store.projectCounts(userId),
+          store.researchAreaDistribution(userId),
+          store.recentProjects(userId, RECENT_PROJECTS_SHOWN),
+          store.datasetCounts(userId),
+          store.runningSessions(userId),
+          store.sessionCount(userId),
+          store.recentEvents(userId, RECENT_EVENTS_SHOWN),
+          store.openSessions(userId, ACTIVE_WORKFLOWS_LISTED),
+        ]);
+      const [averageTimeReduction, averageQualityImprovement] = await Promise.all([
+        metric(userId, 'timeReduction', sessionCount),
+        metric(userId, 'qualityImprovement', sessionCount),
+      ]);
+      return {
+        stats: {
+          totalProjects: projectCounts.total,
+          activeProjects: projectCounts.active,
+          datasets: datasetCounts.total,
+          datasetsInUse: datasetCounts.inUse,
+          activeAgents: running,
+          averageTimeReduction,
+          averageQualityImprovement,
+          researchAreas: areas.length,
+        },
+        recentProjects: recent.map(({ row, favorite }) => ({
+          id: row.id,
+          title: row.title,
+          description: row.description,
+          status: row.status,
+          researchArea: row.researchArea,
+          workflowStage: row.workflowStage,
+          progress: row.progress,
+          dateUpdated: row.updatedAt.toISOString(),
+          isFavorite: Boolean(favorite),
+        })),
+        recentActivity: events.map((e) => ({
+          id: `${e.sessionId}:${e.seq}`,
+          timestamp: e.createdAt.toISOString(),
+          sessionId: e.sessionId,
+          team: e.teamId,
+          message: e.message,
+          level: e.level,
+          projectId: e.projectId,
+          projectTitle: e.projectTitle,
+        })),
+        activeWorkflows: open.map((s) => {
+          const total = s.plan.length;
+          return {
+            sessionId: s.id,
+            workflow: teamName(s.teamId),
+            team: s.teamId,
+            project: s.projectTitle,
+            projectId: s.projectId,
+            activeAgents: s.status === 'processing' ? 1 : 0,
+            status: s.paused ? 'paused' : s.status,
+            // Share of the plan's phases whose results are stored.
+            progress: total > 0 ? Math.round((Math.min(s.finishedPhases, total) / total) * 100) : 0,
+            performanceGain: null,
+          };
+        }),
+        researchAreaDistribution: areas.map((a) => ({ area: a.area, count: a.count })),
+      };
+    },
+  };
+}

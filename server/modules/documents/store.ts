@@ -1,0 +1,141 @@
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { DocumentCategory } from '../../../common/documents';
+import type { Database } from '../../db/connect';
+import { documents, projects, type DocumentRow } from '../../db/schema';
+import { containsPattern, memberProjectIds } from '../projects/visibility';
+
+export type NewDocumentRow = typeof documents.$inferInsert;
+export type DocumentPatch = Partial<
+  Pick<
+    NewDocumentRow,
+    'name' | 'category' | 'validated' | 'reproducible' | 'projectId' | 'content' | 'sizeBytes'
+  >
+>;
+
+/** A document row with its project's title (and owner, for permissions). */
+export interface DocumentRecord<R extends DocumentSummaryRow = DocumentRow> {
+  row: R;
+  projectTitle: string | null;
+  projectOwnerId: string | null;
+}
+
+export interface DocumentListFilter {
+  /** Undefined: every document (admins). */
+  visibleTo?: string;
+  search?: string;
+  category?: DocumentCategory;
+  projectId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Listing never loads the content column. */
+const summaryColumns = {
+  id: documents.id,
+  ownerId: documents.ownerId,
+  projectId: documents.projectId,
+  sessionId: documents.sessionId,
+  name: documents.name,
+  category: documents.category,
+  format: documents.format,
+  origin: documents.origin,
+  sizeBytes: documents.sizeBytes,
+  validated: documents.validated,
+  reproducible: documents.reproducible,
+  createdAt: documents.createdAt,
+  updatedAt: documents.updatedAt,
+};
+export type DocumentSummaryRow = Omit<DocumentRow, 'content'>;
+
+export function createDocumentsStore(db: Database) {
+  /** Own documents, and documents of projects the user owns or is a member of. */
+  function visibleCondition(userId: string): SQL {
+    return or(
+      eq(documents.ownerId, userId),
+      inArray(documents.projectId, memberProjectIds(db, userId)),
+    )!;
+  }
+
+  function conditions(f: Omit<DocumentListFilter, 'limit' | 'offset'>): SQL | undefined {
+    const all: SQL[] = [];
+    if (f.visibleTo) all.push(visibleCondition(f.visibleTo));
+    if (f.search) {
+      const p = containsPattern(f.search);
+      all.push(or(ilike(documents.name, p), ilike(projects.title, p))!);
+    }
+    if (f.category) all.push(eq(documents.category, f.category));
+    if (f.projectId) all.push(eq(documents.projectId, f.projectId));
+    return all.length > 0 ? and(...all) : undefined;
+  }
+
+  return {
+    async list(f: DocumentListFilter) {
+      const where = conditions(f);
+      const rows = await db
+        .select({
+          row: summaryColumns,
+          projectTitle: projects.title,
+          projectOwnerId: projects.ownerId,
+        })
+        .from(documents)
+        .leftJoin(projects, eq(projects.id, documents.projectId))
+        .where(where)
+        .orderBy(desc(documents.createdAt), desc(documents.id))
+        .limit(f.limit)
+        .offset(f.offset);
+      const [total] = await db
+        .select({ n: count() })
+        .from(documents)
+        .leftJoin(projects, eq(projects.id, documents.projectId))
+        .where(where);
+      const byCategory = await db
+        .select({ category: documents.category, n: count() })
+        .from(documents)
+        .leftJoin(projects, eq(projects.id, documents.projectId))
+        .where(conditions({ ...f, category: undefined }))
+        .groupBy(documents.category);
+      return {
+        rows,
+        total: total?.n ?? 0,
+        categoryCounts: Object.fromEntries(byCategory.map((c) => [c.category, c.n])),
+      };
+    },
+
+    async find(id: string, visibleTo: string | undefined): Promise<DocumentRecord | undefined> {
+      const [record] = await db
+        .select({ row: documents, projectTitle: projects.title, projectOwnerId: projects.ownerId })
+        .from(documents)
+        .leftJoin(projects, eq(projects.id, documents.projectId))
+        .where(and(eq(documents.id, id), visibleTo ? visibleCondition(visibleTo) : undefined))
+        .limit(1);
+      return record;
+    },
+
+    async insert(values: NewDocumentRow): Promise<string> {
+      const [row] = await db.insert(documents).values(values).returning({ id: documents.id });
+      if (!row) throw new Error('insert returned no row');
+      return row.id;
+    },
+
+    async update(id: string, patch: DocumentPatch): Promise<void> {
+      await db
+        .update(documents)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(documents.id, id));
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.delete(documents).where(eq(documents.id, id));
+    },
+
+    async projectExists(id: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(eq(projects.id, id))
+        .limit(1);
+      return row !== undefined;
+    },
+  };
+}
+export type DocumentsStore = ReturnType<typeof createDocumentsStore>;

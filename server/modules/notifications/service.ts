@@ -1,0 +1,45 @@
+import type { NotificationItem } from '../../../common/notifications';
+import type { NotificationRow } from '../../db/schema';
+import { notFound } from '../../platform/errors';
+import type { NotificationsStore } from './store';
+
+export function toNotification(row: NotificationRow): NotificationItem {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    message: row.message,
+    ...(row.link ? { link: row.link } : {}),
+    read: row.readAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A user's own notifications; others' answer 404. */
+export function createNotificationsService(store: NotificationsStore) {
+  return {
+    async list(userId: string, q: { unreadOnly: boolean; limit: number; offset: number }) {
+      const [{ rows, total }, unreadCount] = await Promise.all([
+        store.list(userId, q),
+        store.unreadCount(userId),
+      ]);
+      return {
+        notifications: rows.map(toNotification),
+        total,
+        unreadCount,
+        limit: q.limit,
+        offset: q.offset,
+      };
+    },
+
+    async markRead(userId: string, id: string) {
+      if (!(await store.markRead(userId, id))) throw notFound('Notification');
+      return { unreadCount: await store.unreadCount(userId) };
+    },
+
+    async markAllRead(userId: string) {
+      await store.markAllRead(userId);
+      return { unreadCount: await store.unreadCount(userId) };
+    },
+  };
+}

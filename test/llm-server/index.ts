@@ -1,0 +1,3 @@
+export * from './scripts';
+export * from './server';
+export { LlmServerControl } from './control';

@@ -1,0 +1,101 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MessageReply } from '../../common/api';
+import type { LoginReply, LoginRequest, ProfileReply, RegisterRequest } from '../../common/auth';
+import { api, isFailure, unwrap, type ApiResult } from './client';
+import {
+  clearSession,
+  getAuth,
+  getUser,
+  onSessionChange,
+  setAuth,
+  setUser,
+  type StoredUser,
+} from './session';
+
+/**
+ * Account calls (platform.md §7) and the hooks the pages use. Sign-in stores the four session
+ * items; sign-out revokes the refresh token on the server and removes them.
+ */
+
+export function login(input: LoginRequest): Promise<ApiResult<LoginReply>> {
+  return api.post<LoginReply>('/api/auth/login', input).then((reply) => {
+    if (!isFailure(reply)) {
+      setAuth(reply.data.tokens);
+      setUser(reply.data.user);
+    }
+    return reply;
+  });
+}
+
+export function register(input: RegisterRequest): Promise<ApiResult<MessageReply>> {
+  return api.post<MessageReply>('/api/auth/register', input);
+}
+
+/** Revokes the refresh token (best effort: the local session is removed either way). */
+export async function logout(): Promise<void> {
+  const auth = getAuth();
+  try {
+    if (auth) await api.post<MessageReply>('/api/auth/logout', { refreshToken: auth.refreshToken });
+  } finally {
+    clearSession();
+  }
+}
+
+export function fetchProfile(signal?: AbortSignal): Promise<ApiResult<ProfileReply>> {
+  return api.get<ProfileReply>('/api/auth/profile', signal);
+}
+
+/** The stored user, re-read whenever this tab or another changes the session. */
+export function useSessionUser(): StoredUser | undefined {
+  const raw = useSyncExternalStore(
+    onSessionChange,
+    () => (getAuth() ? localStorage.getItem('user') : null),
+    () => null,
+  );
+  // Parse only when the stored text changes, so consumers get a stable object.
+  return useMemo(() => (raw ? getUser() : undefined), [raw]);
+}
+
+/** True while a token pair is stored. */
+export function useHasSession(): boolean {
+  return useSyncExternalStore(
+    onSessionChange,
+    () => getAuth() !== undefined,
+    () => false,
+  );
+}
+
+/** Signs in; the caller navigates on success and shows `failureText` on failure. */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (reply) => {
+      if (!isFailure(reply)) queryClient.clear();
+    },
+  });
+}
+
+export function useRegister() {
+  return useMutation({ mutationFn: register });
+}
+
+/** Signs out and forgets every cached server answer of the previous user. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => queryClient.clear(),
+  });
+}
+
+export const profileQueryKey = ['auth', 'profile'] as const;
+
+export function useProfile(enabled = true) {
+  return useQuery({
+    queryKey: profileQueryKey,
+    queryFn: ({ signal }) => unwrap(fetchProfile(signal)),
+    enabled,
+  });
+}

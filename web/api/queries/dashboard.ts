@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import type { DashboardReply } from '../../../common/dashboard';
+import { api, unwrap } from '../client';
+
+export const dashboardKeys = { all: ['dashboard'] as const };
+
+/** GET /api/dashboard: the overview, computed by the server from the caller's data. */
+export function useDashboard() {
+  return useQuery({
+    queryKey: dashboardKeys.all,
+    queryFn: ({ signal }) =>
+      unwrap(api.get<DashboardReply>('/api/dashboard', signal)).then((r) => r.data),
+    // Running sessions change the numbers; refresh now and then while the page is open.
+    refetchInterval: 30_000,
+  });
+}

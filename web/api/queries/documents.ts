@@ -1,0 +1,89 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MessageReply } from '../../../common/api';
+import type {
+  DocumentCategory,
+  DocumentListReply,
+  DocumentReply,
+} from '../../../common/documents';
+import { api, unwrap } from '../client';
+import { queryString } from './query-string';
+
+/** GET /api/documents query as the screens send it (common documentListQuerySchema). */
+export interface DocumentListParams {
+  search?: string;
+  category?: DocumentCategory;
+  projectId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** Documents (common/documents.ts routes). */
+export const documentKeys = {
+  all: ['documents'] as const,
+  lists: () => [...documentKeys.all, 'list'] as const,
+  list: (query: DocumentListParams) => [...documentKeys.lists(), query] as const,
+  detail: (id: string) => [...documentKeys.all, 'detail', id] as const,
+};
+
+export function useDocuments(query: DocumentListParams) {
+  return useQuery({
+    queryKey: documentKeys.list(query),
+    queryFn: ({ signal }) =>
+      unwrap(api.get<DocumentListReply>(`/api/documents${queryString(query)}`, signal)).then(
+        (r) => r.data,
+      ),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** One document with its content (for the viewer). */
+export function useDocument(id: string | undefined) {
+  return useQuery({
+    queryKey: documentKeys.detail(id ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(api.get<DocumentReply>(`/api/documents/${encodeURIComponent(id ?? '')}`, signal)).then(
+        (r) => r.data.document,
+      ),
+    enabled: Boolean(id),
+  });
+}
+
+export interface UploadDocumentInput {
+  file: File;
+  category: DocumentCategory;
+  name?: string;
+  projectId?: string;
+}
+
+export function useUploadDocument() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, category, name, projectId }: UploadDocumentInput) => {
+      const form = new FormData();
+      // Text fields first: the server reads them before the file part.
+      form.append('category', category);
+      if (name?.trim()) form.append('name', name.trim());
+      if (projectId) form.append('projectId', projectId);
+      form.append('file', file, file.name);
+      return unwrap(api.upload<DocumentReply>('/api/documents/upload', form)).then(
+        (r) => r.data.document,
+      );
+    },
+    onSuccess: (doc) => {
+      queryClient.setQueryData(documentKeys.detail(doc.id), doc);
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+    },
+  });
+}
+
+export function useDeleteDocument() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      unwrap(api.delete<MessageReply>(`/api/documents/${encodeURIComponent(id)}`)).then(() => id),
+    onSuccess: (id) => {
+      queryClient.removeQueries({ queryKey: documentKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+    },
+  });
+}

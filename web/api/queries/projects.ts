@@ -1,0 +1,150 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MessageReply } from '../../../common/api';
+import type {
+  AddProjectMemberRequest,
+  CreateProjectRequest,
+  Project,
+  ProjectSort,
+  ProjectStatus,
+  ProjectListReply,
+  ProjectMembersReply,
+  ProjectReply,
+  UpdateProjectRequest,
+} from '../../../common/projects';
+import { api, unwrap } from '../client';
+import { dashboardKeys } from './dashboard';
+import { queryString } from './query-string';
+
+/** GET /api/projects query as the screens send it (common projectListQuerySchema). */
+export interface ProjectListParams {
+  search?: string;
+  researchArea?: string;
+  status?: ProjectStatus;
+  sort?: ProjectSort;
+  favorite?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+/** Projects (common/projects.ts routes): list, detail, create, update, delete, favorite, members. */
+export const projectKeys = {
+  all: ['projects'] as const,
+  lists: () => [...projectKeys.all, 'list'] as const,
+  list: (query: ProjectListParams) => [...projectKeys.lists(), query] as const,
+  detail: (id: string) => [...projectKeys.all, 'detail', id] as const,
+  members: (id: string) => [...projectKeys.all, 'members', id] as const,
+};
+
+export function useProjects(query: ProjectListParams) {
+  return useQuery({
+    queryKey: projectKeys.list(query),
+    queryFn: ({ signal }) =>
+      unwrap(api.get<ProjectListReply>(`/api/projects${queryString(query)}`, signal)).then(
+        (r) => r.data,
+      ),
+    // Keep the last page on screen while the next filter or page loads.
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useProject(id: string | undefined) {
+  return useQuery({
+    queryKey: projectKeys.detail(id ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(api.get<ProjectReply>(`/api/projects/${encodeURIComponent(id ?? '')}`, signal)).then(
+        (r) => r.data.project,
+      ),
+    enabled: Boolean(id),
+    retry: (count, error) => (error as { status?: number }).status !== 404 && count < 2,
+  });
+}
+
+export function useProjectMembers(id: string | undefined) {
+  return useQuery({
+    queryKey: projectKeys.members(id ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.get<ProjectMembersReply>(`/api/projects/${encodeURIComponent(id ?? '')}/members`, signal),
+      ).then((r) => r.data.members),
+    enabled: Boolean(id),
+  });
+}
+
+/** After any change: every project list, the changed detail and the dashboard are stale. */
+function useInvalidateProjects() {
+  const queryClient = useQueryClient();
+  return (project?: Project) => {
+    if (project) queryClient.setQueryData(projectKeys.detail(project.id), project);
+    void queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
+  };
+}
+
+export function useCreateProject() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: (input: CreateProjectRequest) =>
+      unwrap(api.post<ProjectReply>('/api/projects', input)).then((r) => r.data.project),
+    onSuccess: (project) => invalidate(project),
+  });
+}
+
+export function useUpdateProject() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: UpdateProjectRequest }) =>
+      unwrap(api.put<ProjectReply>(`/api/projects/${encodeURIComponent(id)}`, changes)).then(
+        (r) => r.data.project,
+      ),
+    onSuccess: (project) => invalidate(project),
+  });
+}
+
+export function useDeleteProject() {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: (id: string) =>
+      unwrap(api.delete<MessageReply>(`/api/projects/${encodeURIComponent(id)}`)).then(() => id),
+    onSuccess: (id) => {
+      queryClient.removeQueries({ queryKey: projectKeys.detail(id) });
+      invalidate();
+    },
+  });
+}
+
+export function useToggleFavorite() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: ({ id, favorite }: { id: string; favorite: boolean }) => {
+      const path = `/api/projects/${encodeURIComponent(id)}/favorite`;
+      const call = favorite ? api.put<ProjectReply>(path) : api.delete<ProjectReply>(path);
+      return unwrap(call).then((r) => r.data.project);
+    },
+    onSuccess: (project) => invalidate(project),
+  });
+}
+
+export function useAddProjectMember(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AddProjectMemberRequest) =>
+      unwrap(
+        api.post<ProjectMembersReply>(`/api/projects/${encodeURIComponent(projectId)}/members`, input),
+      ).then((r) => r.data.members),
+    onSuccess: (members) => queryClient.setQueryData(projectKeys.members(projectId), members),
+  });
+}
+
+export function useRemoveProjectMember(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      unwrap(
+        api.delete<ProjectMembersReply>(
+          `/api/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`,
+        ),
+      ).then((r) => r.data.members),
+    onSuccess: (members) => queryClient.setQueryData(projectKeys.members(projectId), members),
+  });
+}

@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import { versionInfoSchema, type VersionInfo } from '../../common/api';
+import { DEFAULT_VERSION, DEFAULT_VERSION_PREFIX } from '../../common/constants';
+
+export const DEFAULT_VERSION_INFO: VersionInfo = {
+  version: DEFAULT_VERSION,
+  prefix: DEFAULT_VERSION_PREFIX,
+};
+
+/** Reads the static version file; failures are only logged (platform.md §8) and the defaults stay. */
+export async function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {
+  try {
+    const res = await fetch('/version.json', { signal, cache: 'no-cache' });
+    if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+    const parsed = versionInfoSchema.safeParse(await res.json());
+    if (!parsed.success) throw new Error('version.json has an unexpected shape');
+    return parsed.data;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    console.error('Failed to load version', err);
+    return DEFAULT_VERSION_INFO;
+  }
+}
+
+/** '{prefix} {version}', e.g. 'Demo Version 0.0.1'. */
+export function versionLabel(info: VersionInfo): string {
+  return `${info.prefix} ${info.version}`;
+}
+
+export function useVersion(): VersionInfo {
+  const query = useQuery({
+    queryKey: ['version'],
+    queryFn: ({ signal }) => fetchVersion(signal),
+    staleTime: Infinity,
+  });
+  return query.data ?? DEFAULT_VERSION_INFO;
+}

@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import { formatDistanceToNow } from './relativeTime';
+import {
+  useMarkAllNotificationsRead,
+  useMarkNotificationRead,
+  useNotifications,
+  type AppNotification,
+} from '../../api/notifications';
+
+/** The bell: unread count badge and the latest notifications from the server. */
+export function NotificationsMenu() {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const navigate = useNavigate();
+  const query = useNotifications();
+  const markRead = useMarkNotificationRead();
+  const markAll = useMarkAllNotificationsRead();
+  const unread = query.data?.data.unreadCount ?? 0;
+  const items = query.data?.data.notifications ?? [];
+  const open = Boolean(anchor);
+
+  const openItem = (n: AppNotification) => {
+    if (!n.read) markRead.mutate(n.id);
+    setAnchor(null);
+    if (n.link && n.link.startsWith('/')) navigate(n.link);
+  };
+
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+  return (
+    <>
+      <Tooltip title="Notifications">
+        <IconButton
+          color="inherit"
+          aria-label={label}
+          aria-haspopup="menu"
+          aria-expanded={open}
+          aria-controls={open ? 'notifications-menu' : undefined}
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
+          <Badge badgeContent={unread} color="error" max={99}>
+            <NotificationsOutlined />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Menu
+        id="notifications-menu"
+        anchorEl={anchor}
+        open={open}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{
+          paper: { sx: { width: 360, maxWidth: 'calc(100vw - 24px)' } },
+          list: { 'aria-label': 'Notifications', dense: true },
+        }}
+      >
+        <Box
+          sx={{
+            px: 2,
+            py: 1,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+          }}
+        >
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            Notifications
+          </Typography>
+          <Button
+            size="small"
+            disabled={unread === 0 || markAll.isPending}
+            onClick={() => markAll.mutate()}
+          >
+            Mark all as read
+          </Button>
+        </Box>
+        <Divider />
+        {query.isPending && (
+          <Box sx={{ px: 2, py: 1 }} role="status" aria-label="Loading notifications">
+            <Skeleton height={40} />
+            <Skeleton height={40} />
+          </Box>
+        )}
+        {query.isError && (
+          <Typography color="text.secondary" variant="body2" sx={{ px: 2, py: 2 }}>
+            Notifications could not be loaded. They will be tried again in a moment.
+          </Typography>
+        )}
+        {query.isSuccess && items.length === 0 && (
+          <Typography color="text.secondary" variant="body2" sx={{ px: 2, py: 2 }}>
+            No notifications yet. You will be told here when a session needs your input or ends.
+          </Typography>
+        )}
+        {items.map((n) => (
+          <MenuItem
+            key={n.id}
+            onClick={() => openItem(n)}
+            sx={{
+              alignItems: 'flex-start',
+              whiteSpace: 'normal',
+              borderLeft: 3,
+              borderLeftColor: n.read ? 'transparent' : 'primary.main',
+            }}
+          >
+            <ListItemText
+              primary={n.title}
+              secondary={
+                <>
+                  {n.message}
+                  <Typography component="span" variant="caption" sx={{ display: 'block', mt: 0.5 }}>
+                    {formatDistanceToNow(n.createdAt)}
+                    {n.read ? '' : ' · unread'}
+                  </Typography>
+                </>
+              }
+              slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
+            />
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The current time, re-read every second while `active` (platform.md §4: while running, the
+ * elapsed seconds update every second).
+ */
+export function useNow(active: boolean, intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [active, intervalMs]);
+  return now;
+}

@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import {
+  DATASET_DATA_TYPE_LABELS,
+  DATASET_SOURCE_LABELS,
+  type Dataset,
+} from '../../../../common/datasets';
+import { formatDate, formatNumber, truncate } from '../shared/format';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="caption" color="text.secondary" component="dt">
+        {label}
+      </Typography>
+      <Typography variant="body2" component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+function rangeText(d: Dataset): string {
+  const { start, end } = d.dateRange;
+  if (!start && !end) return '—';
+  return `${start ?? '…'} – ${end ?? '…'}`;
+}
+
+const FIELDS_SHOWN = 6;
+
+/** One catalog entry with the §3 Dataset fields. */
+export function DatasetCard({ dataset, onDelete }: { dataset: Dataset; onDelete?: (d: Dataset) => void }) {
+  const d = dataset;
+  const moreFields = d.fields.length - FIELDS_SHOWN;
+  return (
+    <Card component="article" aria-label={d.name} data-testid="dataset-card" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <CardContent sx={{ flexGrow: 1 }}>
+        <Typography variant="h6" component="h3" sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>
+          {d.name}
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ mt: 0.75, flexWrap: 'wrap', rowGap: 0.5 }}>
+          <Chip size="small" color="primary" label={DATASET_SOURCE_LABELS[d.source]} />
+          <Chip size="small" variant="outlined" label={DATASET_DATA_TYPE_LABELS[d.dataType]} />
+          <Chip
+            size="small"
+            variant="outlined"
+            color={d.integrationLevel === 'full' ? 'success' : 'default'}
+            label={d.integrationLevel === 'full' ? 'Full integration' : 'Partial integration'}
+          />
+          {d.metadata.apiAvailable && <Chip size="small" variant="outlined" label="API" />}
+          {d.metadata.hasFullText && <Chip size="small" variant="outlined" label="Full text" />}
+        </Stack>
+        {d.description && (
+          <Typography variant="body2" sx={{ mt: 1.5, overflowWrap: 'anywhere' }}>
+            {truncate(d.description)}
+          </Typography>
+        )}
+        <Box
+          component="dl"
+          sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1, m: 0, mt: 1.5 }}
+        >
+          <Fact label="Records">{formatNumber(d.recordCount)}</Fact>
+          <Fact label="Period">{rangeText(d)}</Fact>
+          <Fact label="Format">{d.format || '—'}</Fact>
+          <Fact label="License">{d.license || '—'}</Fact>
+          <Fact label="Added">{formatDate(d.dateAdded)}</Fact>
+          <Fact label="Updated">{formatDate(d.lastUpdated)}</Fact>
+        </Box>
+        {d.fields.length > 0 && (
+          <Box sx={{ mt: 1.5 }}>
+            <Typography variant="caption" color="text.secondary">
+              Fields ({d.fields.length})
+            </Typography>
+            <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5, mt: 0.5 }}>
+              {d.fields.slice(0, FIELDS_SHOWN).map((f) => (
+                <Chip
+                  key={f.name}
+                  size="small"
+                  variant="outlined"
+                  label={f.type ? `${f.name}: ${f.type}` : f.name}
+                  title={f.description || undefined}
+                />
+              ))}
+              {moreFields > 0 && <Chip size="small" label={`+${moreFields} more`} />}
+            </Stack>
+          </Box>
+        )}
+        {d.metadata.citation && (
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1.5, overflowWrap: 'anywhere' }}>
+            Cite as: {d.metadata.citation}
+          </Typography>
+        )}
+      </CardContent>
+      {d.canEdit && onDelete && (
+        <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
+          <Button
+            size="small"
+            color="error"
+            startIcon={<DeleteOutlinedIcon />}
+            onClick={() => onDelete(d)}
+            aria-label={`Delete ${d.name}`}
+          >
+            Delete
+          </Button>
+        </CardActions>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,112 @@
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
+import RemoveIcon from '@mui/icons-material/Remove';
+import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import DownloadIcon from '@mui/icons-material/Download';
+import { DOCUMENT_CATEGORY_LABELS, type DocumentSummary } from '../../../../common/documents';
+import { formatBytes, formatDate } from '../shared/format';
+
+function YesNo({ value, label }: { value: boolean; label: string }) {
+  return value ? (
+    <CheckCircleOutlinedIcon fontSize="small" color="success" titleAccess={`${label}: yes`} />
+  ) : (
+    <RemoveIcon fontSize="small" color="disabled" titleAccess={`${label}: no`} />
+  );
+}
+
+/** The documents list: name opens the viewer; download and delete per row. */
+export function DocumentsTable({
+  documents,
+  onOpen,
+  onDownload,
+  onDelete,
+}: {
+  documents: DocumentSummary[];
+  onOpen: (d: DocumentSummary) => void;
+  onDownload: (d: DocumentSummary) => void;
+  onDelete: (d: DocumentSummary) => void;
+}) {
+  return (
+    <TableContainer>
+      <Table size="small" aria-label="Documents" data-testid="documents-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Category</TableCell>
+            <TableCell>Project</TableCell>
+            <TableCell>Format</TableCell>
+            <TableCell align="right">Size</TableCell>
+            <TableCell>Created</TableCell>
+            <TableCell align="center">Validated</TableCell>
+            <TableCell align="center">Reproducible</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {documents.map((d) => (
+            <TableRow key={d.id} hover>
+              <TableCell sx={{ maxWidth: 320 }}>
+                <Link
+                  component="button"
+                  type="button"
+                  onClick={() => onOpen(d)}
+                  underline="hover"
+                  sx={{ textAlign: 'left', fontWeight: 600, overflowWrap: 'anywhere' }}
+                >
+                  {d.name}
+                </Link>
+                {d.origin === 'session' && (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    Saved by an agent team
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>
+                <Chip size="small" variant="outlined" label={DOCUMENT_CATEGORY_LABELS[d.category]} />
+              </TableCell>
+              <TableCell>{d.project ?? '—'}</TableCell>
+              <TableCell>{d.format.toUpperCase()}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatBytes(d.size)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(d.created)}</TableCell>
+              <TableCell align="center">
+                <YesNo value={d.validated} label="Validated" />
+              </TableCell>
+              <TableCell align="center">
+                <YesNo value={d.reproducible} label="Reproducible" />
+              </TableCell>
+              <TableCell align="right">
+                <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+                  <Tooltip title="Download">
+                    <IconButton size="small" aria-label={`Download ${d.name}`} onClick={() => onDownload(d)}>
+                      <DownloadIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  {d.canEdit && (
+                    <Tooltip title="Delete">
+                      <IconButton size="small" aria-label={`Delete ${d.name}`} onClick={() => onDelete(d)}>
+                        <DeleteOutlinedIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
+                </Stack>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,99 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { FullPageSpinner } from './layouts/FullPageSpinner';
+import { RouteErrorView } from './layouts/RouteErrorView';
+import { RequireSession } from './layouts/RequireSession';
+import { AdminGuard } from './layouts/AdminGuard';
+
+/**
+ * Every screen is its own chunk (ARCHITECTURE §9). Layouts suspend inside their <Outlet/>, so the
+ * shell stays on screen while a page's chunk loads.
+ */
+type Page = LazyExoticComponent<ComponentType>;
+const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
+
+const PublicLayout = page(() => import('./layouts/PublicLayout'));
+const AppShell = page(() => import('./layouts/AppShell'));
+
+const LandingPage = page(() => import('./pages/public/LandingPage'));
+const LoginPage = page(() => import('./pages/public/LoginPage'));
+const RegisterPage = page(() => import('./pages/public/RegisterPage'));
+const JoinTeamPage = page(() => import('./pages/public/JoinTeamPage'));
+const DemoPage = page(() => import('./pages/public/DemoPage'));
+
+const OverviewPage = page(() => import('./pages/app/OverviewPage'));
+const AgentWorkflowPage = page(() => import('./pages/app/AgentWorkflowPage'));
+const DataExplorerPage = page(() => import('./pages/app/DataExplorerPage'));
+const ProjectManagerPage = page(() => import('./pages/app/ProjectManagerPage'));
+const ProjectPage = page(() => import('./pages/app/ProjectPage'));
+const DocumentationPage = page(() => import('./pages/app/DocumentationPage'));
+const SettingsPage = page(() => import('./pages/app/SettingsPage'));
+const IdeationTeamPage = page(() => import('./teams/ideation/IdeationTeamPage'));
+const LiteratureTeamPage = page(() => import('./teams/literature/LiteratureTeamPage'));
+const DataTeamPage = page(() => import('./teams/data/DataTeamPage'));
+const ModelTeamPage = page(() => import('./teams/model/ModelTeamPage'));
+const CodeTeamPage = page(() => import('./teams/code/CodeTeamPage'));
+
+const AdminPage = page(() => import('./pages/admin/AdminPage'));
+
+export const routes: RouteObject[] = [
+  {
+    element: (
+      <Suspense fallback={<FullPageSpinner />}>
+        <Outlet />
+      </Suspense>
+    ),
+    errorElement: <RouteErrorView />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, element: <LandingPage /> },
+          { path: 'login', element: <LoginPage /> },
+          { path: 'register', element: <RegisterPage /> },
+          { path: 'join-team', element: <JoinTeamPage /> },
+          { path: 'demo', element: <DemoPage /> },
+        ],
+      },
+      {
+        path: 'app',
+        element: (
+          <RequireSession>
+            <AppShell />
+          </RequireSession>
+        ),
+        children: [
+          { index: true, element: <OverviewPage /> },
+          { path: 'agent-workflow', element: <AgentWorkflowPage /> },
+          { path: 'data-explorer', element: <DataExplorerPage /> },
+          { path: 'project-manager', element: <ProjectManagerPage /> },
+          { path: 'projects/:id', element: <ProjectPage /> },
+          { path: 'ideation-team', element: <IdeationTeamPage /> },
+          { path: 'literature-team', element: <LiteratureTeamPage /> },
+          { path: 'data-team', element: <DataTeamPage /> },
+          { path: 'model-team', element: <ModelTeamPage /> },
+          { path: 'code-team', element: <CodeTeamPage /> },
+          { path: 'documentation', element: <DocumentationPage /> },
+          { path: 'settings', element: <SettingsPage /> },
+        ],
+      },
+      {
+        path: 'admin',
+        element: (
+          <AdminGuard>
+            <AppShell />
+          </AdminGuard>
+        ),
+        children: [{ index: true, element: <AdminPage /> }],
+      },
+      // Navigation targets some screens use (platform.md §2).
+      { path: 'projects', element: <Navigate to="/app/project-manager" replace /> },
+      { path: 'agent-workflow', element: <Navigate to="/app/agent-workflow" replace /> },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

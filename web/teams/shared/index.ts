@@ -1,0 +1,27 @@
+/** The team UI kit every team screen uses (ARCHITECTURE §1 web/teams). */
+export { StatusChip, type StatusChipProps } from './StatusChip';
+export { PhaseStepper, type PhaseStep, type PhaseStepperProps } from './PhaseStepper';
+export { CheckpointPanel, type CheckpointPanelProps } from './CheckpointPanel';
+export { LogsTab, type LogsTabProps } from './LogsTab';
+export {
+  FunFactsFooter,
+  FUN_FACTS_FOOTER_SPACE,
+  nextFactIndex,
+  type FunFactsFooterProps,
+} from './FunFactsFooter';
+export { FUN_FACTS } from './funFacts';
+export { TeamScreenLayout, type TeamScreenLayoutProps } from './TeamScreenLayout';
+export {
+  useTeamSession,
+  TEAM_POLL_INTERVAL_MS,
+  type SessionHttp,
+  type TeamSession,
+  type UseTeamSessionOptions,
+} from './useTeamSession';
+export {
+  genericSessionEndpoints,
+  type GenericStartInput,
+  type RequestSpec,
+  type TeamSessionEndpoints,
+} from './endpoints';
+export { snapshotOfSession, type LogLine, type SessionSnapshot } from './sessionState';

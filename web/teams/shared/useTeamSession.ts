@@ -1,0 +1,325 @@
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { APPROVAL_FEEDBACK, type SessionStatus } from '../../../common/agents';
+import { api, failureText, isFailure, type ApiResult } from '../../api/client';
+import { getTeamSocket, type ConnectionState, type TeamSocket } from '../../api/ws';
+import {
+  genericSessionEndpoints,
+  type GenericStartInput,
+  type TeamSessionEndpoints,
+} from './endpoints';
+import {
+  contiguousLogCount,
+  initialSessionState,
+  logLines,
+  SETTLED_STATUSES,
+  sessionReducer,
+  type SessionSnapshot,
+} from './sessionState';
+
+/** agent-teams.md §9: teams other than literature poll every 2 s. */
+export const TEAM_POLL_INTERVAL_MS = 2000;
+
+/** The two HTTP verbs the hook uses (tests pass a fake; the app uses web/api/client.ts). */
+export interface SessionHttp {
+  get(path: string, signal?: AbortSignal): Promise<ApiResult<unknown>>;
+  post(path: string, body?: unknown): Promise<ApiResult<unknown>>;
+}
+
+const defaultHttp: SessionHttp = {
+  get: (path, signal) => api.get<unknown>(path, signal),
+  post: (path, body) => api.post<unknown>(path, body),
+};
+
+export interface UseTeamSessionOptions<TStart> {
+  /** The runtime's team id ('literature', 'data', ...); names the generic endpoints. */
+  teamId: string;
+  /** The team's own routes, merged over the generic ones. Keep the object stable. */
+  endpoints?: Partial<TeamSessionEndpoints<TStart>>;
+  /** Used in 'Error starting {teamLabel}: ...' (agent-teams.md §8), e.g. 'LiteratureTeam'. */
+  teamLabel?: string;
+  pollIntervalMs?: number;
+  /** Defaults to the app's shared connection. */
+  socket?: TeamSocket;
+  http?: SessionHttp;
+  /** Follow an existing session from the start (e.g. from the address bar). */
+  initialSessionId?: string;
+}
+
+export interface TeamSession<TStart> {
+  sessionId: string | undefined;
+  status: SessionStatus;
+  /** 0 before the first phase, then the 1-based phase running or last run. */
+  phase: number;
+  /** The checkpoint the session waits at (1-based), or null. */
+  checkpoint: number | null;
+  checkpointData: unknown;
+  logs: string[];
+  /** Finished phases' results by phase number. */
+  results: Record<number, unknown>;
+  finalOutputs: unknown;
+  /** The text to show: a process error, or a failed start or feedback call. */
+  error: string | undefined;
+  /** Paused by agent-control (status idle, resumable). */
+  paused: boolean;
+  /** The last session record the server sent, for team-specific fields. */
+  session: unknown;
+  /** Spinner: the team is working (stops at a checkpoint, on completion and on error). */
+  isProcessing: boolean;
+  /** A start, feedback or reset call is in flight. */
+  isSubmitting: boolean;
+  /** The real-time channel's state (polling carries on without it). */
+  connection: ConnectionState;
+  start(input: TStart): Promise<boolean>;
+  /** Sends feedback (blank text is refused locally). Other text than 'Approved' re-runs the phase. */
+  submitFeedback(feedback: string): Promise<boolean>;
+  /** Approve & Continue: sends 'Approved'. */
+  approve(): Promise<boolean>;
+  /** Back to idle with defaults; a running session is stopped on the server. */
+  reset(): Promise<void>;
+  /** Follows an existing session. */
+  attach(sessionId: string): void;
+  /** Reads the session now (e.g. after a pause or resume made elsewhere). */
+  refresh(): Promise<void>;
+}
+
+function useConnectionState(socket: TeamSocket): ConnectionState {
+  return useSyncExternalStore(
+    (onChange) => socket.onStateChange(onChange),
+    () => socket.state,
+    () => 'idle',
+  );
+}
+
+/**
+ * A team screen's live session (ARCHITECTURE §9): real-time session-update messages merged
+ * with polling of the status and logs calls every 2 s while the session can still change.
+ * Updates for any other session are ignored.
+ */
+export function useTeamSession<TStart = GenericStartInput>(
+  options: UseTeamSessionOptions<TStart>,
+): TeamSession<TStart> {
+  const { teamId, teamLabel = teamId, initialSessionId } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? TEAM_POLL_INTERVAL_MS;
+  const http = options.http ?? defaultHttp;
+  const socket = options.socket ?? getTeamSocket();
+  const endpoints = useMemo(
+    () =>
+      ({
+        ...genericSessionEndpoints(teamId),
+        ...options.endpoints,
+      }) as TeamSessionEndpoints<TStart>,
+    [teamId, options.endpoints],
+  );
+
+  const [state, dispatch] = useReducer(sessionReducer, initialSessionState);
+  const [pending, setPending] = useState(0);
+  const connection = useConnectionState(socket);
+
+  // Callbacks read the newest values without re-subscribing.
+  const latest = useRef({ state, endpoints, http });
+  useEffect(() => {
+    latest.current = { state, endpoints, http };
+  });
+  /** Bumped by every local action: a poll that started before one is dropped. */
+  const generation = useRef(0);
+  const [fetchNow, setFetchNow] = useState(0);
+
+  const pollOnce = useCallback(async (sessionId: string, signal?: AbortSignal) => {
+    const { endpoints: ep, http: client, state: current } = latest.current;
+    const gen = generation.current;
+    const after = current.sessionId === sessionId ? contiguousLogCount(current.logSlots) : 0;
+    try {
+      const [statusReply, logsReply] = await Promise.all([
+        client.get(ep.status(sessionId), signal),
+        ep.logs ? client.get(ep.logs(sessionId, after), signal) : Promise.resolve(undefined),
+      ]);
+      if (signal?.aborted || gen !== generation.current) return;
+      if (logsReply !== undefined) {
+        if (isFailure(logsReply)) console.warn('Polling logs failed:', failureText(logsReply));
+        else {
+          const lines = ep.readLogs?.(logsReply, after);
+          if (lines) dispatch({ type: 'logs', sessionId, lines });
+        }
+      }
+      if (isFailure(statusReply)) {
+        // agent-teams.md §8: polling failures are only logged.
+        console.warn('Polling status failed:', failureText(statusReply));
+        return;
+      }
+      const snapshot = ep.readStatus(statusReply);
+      if (snapshot) dispatch({ type: 'snapshot', sessionId, snapshot });
+    } catch (err) {
+      if (!signal?.aborted) console.warn('Polling failed:', err);
+    }
+  }, []);
+
+  const { sessionId, status } = state;
+  const live = sessionId !== undefined && !SETTLED_STATUSES.includes(status);
+
+  // Polling while the session can change.
+  useEffect(() => {
+    if (!sessionId || !live) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      await pollOnce(sessionId, controller.signal);
+      if (!controller.signal.aborted) timer = setTimeout(tick, pollIntervalMs);
+    };
+    timer = setTimeout(tick, pollIntervalMs);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [sessionId, live, pollIntervalMs, pollOnce]);
+
+  // One immediate read when the screen attaches to a session it knows nothing about yet.
+  useEffect(() => {
+    if (!sessionId || fetchNow === 0) return;
+    const controller = new AbortController();
+    void pollOnce(sessionId, controller.signal);
+    return () => controller.abort();
+  }, [sessionId, fetchNow, pollOnce]);
+
+  // Real-time updates for this session.
+  const { subscriptionType } = endpoints;
+  useEffect(() => {
+    if (!sessionId) return;
+    const offMessage = socket.onMessage((message) => {
+      if (message.type === 'session-update') dispatch({ type: 'update', update: message });
+    });
+    const offSubscription = socket.subscribe(subscriptionType, { sessionId });
+    return () => {
+      offMessage();
+      offSubscription();
+    };
+  }, [sessionId, subscriptionType, socket]);
+
+  const attach = useCallback((id: string, snapshot?: SessionSnapshot) => {
+    generation.current += 1;
+    dispatch({ type: 'attach', sessionId: id, ...(snapshot ? { snapshot } : {}) });
+    if (!snapshot) setFetchNow((n) => n + 1);
+  }, []);
+
+  useEffect(() => {
+    if (initialSessionId) attach(initialSessionId);
+  }, [initialSessionId, attach]);
+
+  const withPending = useCallback(async <T>(work: () => Promise<T>): Promise<T> => {
+    setPending((n) => n + 1);
+    try {
+      return await work();
+    } finally {
+      setPending((n) => n - 1);
+    }
+  }, []);
+
+  const start = useCallback(
+    (input: TStart) =>
+      withPending(async () => {
+        const { endpoints: ep, http: client } = latest.current;
+        generation.current += 1;
+        const request = ep.start(input);
+        const reply = await client.post(request.path, request.body);
+        if (isFailure(reply)) {
+          dispatch({
+            type: 'failed',
+            error: `Error starting ${teamLabel}: ${failureText(reply)}`,
+            status: 'error',
+          });
+          return false;
+        }
+        const started = ep.readStart(reply);
+        if (!started) {
+          dispatch({
+            type: 'failed',
+            error: `Error starting ${teamLabel}: Unknown error`,
+            status: 'error',
+          });
+          return false;
+        }
+        attach(started.sessionId, started.snapshot);
+        return true;
+      }),
+    [withPending, attach, teamLabel],
+  );
+
+  const submitFeedback = useCallback(
+    (feedback: string) =>
+      withPending(async () => {
+        const { endpoints: ep, http: client, state: current } = latest.current;
+        const text = feedback.trim();
+        if (!current.sessionId || !text) return false;
+        generation.current += 1;
+        const request = ep.feedback(current.sessionId, text, current.checkpoint);
+        const reply = await client.post(request.path, request.body);
+        if (isFailure(reply)) {
+          dispatch({ type: 'failed', error: `Error submitting feedback: ${failureText(reply)}` });
+          return false;
+        }
+        const snapshot = ep.readFeedback?.(reply);
+        dispatch({
+          type: 'feedback-sent',
+          sessionId: current.sessionId,
+          ...(snapshot ? { snapshot } : {}),
+        });
+        return true;
+      }),
+    [withPending],
+  );
+
+  const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);
+
+  const reset = useCallback(
+    () =>
+      withPending(async () => {
+        const { endpoints: ep, http: client, state: current } = latest.current;
+        generation.current += 1;
+        dispatch({ type: 'reset' });
+        const running = current.status === 'processing' || current.status === 'waiting_for_input';
+        if (current.sessionId && running && ep.reset) {
+          const request = ep.reset(current.sessionId);
+          const reply = await client.post(request.path, request.body);
+          if (isFailure(reply)) console.warn('Reset failed:', failureText(reply));
+        }
+      }),
+    [withPending],
+  );
+
+  const logs = useMemo(() => logLines(state.logSlots), [state.logSlots]);
+  const follow = useCallback((id: string) => attach(id), [attach]);
+  const refresh = useCallback(async () => {
+    const id = latest.current.state.sessionId;
+    if (id) await pollOnce(id);
+  }, [pollOnce]);
+
+  return {
+    sessionId: state.sessionId,
+    status: state.status,
+    phase: state.phase,
+    checkpoint: state.checkpoint,
+    checkpointData: state.checkpointData,
+    logs,
+    results: state.results,
+    finalOutputs: state.finalOutputs,
+    error: state.error,
+    paused: state.paused,
+    session: state.session,
+    isProcessing: state.status === 'processing',
+    isSubmitting: pending > 0,
+    connection,
+    start,
+    submitFeedback,
+    approve,
+    reset,
+    attach: follow,
+    refresh,
+  };
+}
