@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   E2E_ADMIN,
   ROOT,
@@ -25,12 +25,18 @@ const PACKAGE_VERSION = (
 ).version;
 
 const running: RunningServer[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
+afterAll(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
 }
 
 async function call<T = Record<string, unknown>>(
@@ -254,7 +260,10 @@ describe('the built web app in Chromium', () => {
         .getByText(`${info.prefix} ${info.version}`)
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
-      await page.screenshot({ path: path.join(os.tmpdir(), 'ea-foundation-home.png') });
+      await page.screenshot({
+        path: path.join(os.tmpdir(), 'ea-foundation-home.png'),
+        fullPage: true,
+      });
       expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();

@@ -16,6 +16,7 @@ import { applyMigrations, MIGRATIONS_DIR, openPglite } from '../server/db/connec
  *
  * The web app is served from E2E_WEB_DIST_DIR, else WEB_DIST_DIR, else dist/web (what
  * `npm run build` writes). Helpers building in parallel point E2E_WEB_DIST_DIR at their own build.
+ * Data directories the harness makes are removed by a later run (see newDataDir).
  */
 export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
 
@@ -94,7 +95,7 @@ export interface StartServerOptions {
   dataDir?: string;
   /** What to run in the project root; default SERVE_COMMAND. E.g. ['npm', 'start']. */
   command?: readonly string[];
-  /** How long to wait for /api/health; default 60 s (a command that builds first needs more). */
+  /** How long to wait for /api/health; default 120 s (a command that builds first needs more). */
   timeoutMs?: number;
 }
 
@@ -139,6 +140,41 @@ process.once('exit', () => {
   for (const child of live) killGroup(child, 'SIGKILL');
 });
 
+const RUN_DIR_PREFIX = 'ea-e2e-run-';
+let runDir: string | undefined;
+
+/**
+ * The data directories of one test process live in one folder named after its pid (each holds a
+ * ~40 MB database). Test workers are not always given the chance to clean up when they end, so
+ * each new run removes the folders of processes that no longer exist. E2E_KEEP_DATA keeps them,
+ * to look at one after a failure.
+ */
+function newDataDir(): string {
+  if (runDir === undefined) {
+    if (!process.env.E2E_KEEP_DATA) removeDeadRunDirs();
+    runDir = fs.mkdtempSync(path.join(os.tmpdir(), `${RUN_DIR_PREFIX}${process.pid}-`));
+  }
+  return fs.mkdtempSync(path.join(runDir, 'data-'));
+}
+
+function removeDeadRunDirs(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(RUN_DIR_PREFIX)) continue;
+    const pid = Number(name.slice(RUN_DIR_PREFIX.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Signals the child's whole process group (it is spawned detached, so it leads one). */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -152,12 +188,12 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   let dataDir = opts.dataDir;
   if (dataDir === undefined) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-e2e-'));
+    dataDir = newDataDir();
     fs.cpSync(await migratedPgdata(), path.join(dataDir, 'pgdata'), { recursive: true });
   }
   const port = await freePort();
   const command = opts.command ?? SERVE_COMMAND;
-  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const timeoutMs = opts.timeoutMs ?? 120_000;
   // A clean environment: nothing from the developer's shell (DATABASE_URL, LLM keys) leaks in.
   const merged: Record<string, string | undefined> = {
     PATH: process.env.PATH ?? '',
@@ -292,9 +328,14 @@ export interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
-/** Runs axe-core in the page; returns the serious and critical violations. */
+/**
+ * Runs axe-core in the page; returns the serious and critical violations. axe is evaluated
+ * through the DevTools protocol rather than added as a <script>: the app's Content-Security-Policy
+ * (script-src 'self') rightly refuses inline scripts, and the page is tested under that policy.
+ */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
+  const loaded = await page.evaluate(`${AXE_SOURCE}\n;typeof window.axe === 'object'`);
+  if (loaded !== true) throw new Error('axe-core did not load in the page');
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

@@ -16,7 +16,10 @@ try {
     for (const path of ['/', '/login', '/register', '/join-team', '/demo']) {
       await page.goto(server.baseUrl + path);
       await page.waitForLoadState('networkidle');
-      await page.screenshot({ path: `${out}/${w}${path.replace(/\//g, '_') || '_'}.png`, fullPage: true });
+      await page.screenshot({
+        path: `${out}/${w}${path.replace(/\//g, '_') || '_'}.png`,
+        fullPage: true,
+      });
       console.log(w, path, JSON.stringify(await seriousA11yViolations(page)));
     }
     await page.evaluate((a) => {

@@ -17,6 +17,7 @@ import {
   type RuntimeCore,
 } from './core';
 import { isModelError } from './llm/errors';
+import type { ModelHandle } from './llm/model-layer';
 import type { PhaseJob } from './queue';
 import { buildPhaseServices } from './services';
 import { transition } from './state-machine';
@@ -65,13 +66,11 @@ function failureMessage(phase: PhaseDefinition, err: unknown): string {
 /** Resolves with the phase's result, or rejects as soon as the signal aborts. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
     const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
+    // Subscribe first: the phase's own late rejection must never be left unhandled.
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -95,10 +94,50 @@ export function createRunner(core: RuntimeCore): Runner {
 
   function budgetText(row: AgentSessionRow, used: number): string {
     return (
-      `The session used ${used.toLocaleString('en-US')} model tokens, more than its budget of ` +
-      `${(row.tokenBudget ?? 0).toLocaleString('en-US')}; it was stopped. Start a new session, or ` +
+      `The session has used ${used.toLocaleString('en-US')} model tokens of its budget of ` +
+      `${(row.tokenBudget ?? 0).toLocaleString('en-US')} and was stopped. Start a new session, or ` +
       'ask an administrator to raise AGENT_SESSION_TOKEN_BUDGET.'
     );
+  }
+
+  /**
+   * The phase's model handle with the token budget applied: no call starts once the budget is
+   * used up, and the call that goes over it stops the phase.
+   */
+  function budgeted(
+    handle: ModelHandle,
+    row: AgentSessionRow,
+    controller: AbortController,
+    usage: { used: number },
+  ): ModelHandle {
+    const budget = row.tokenBudget;
+    if (budget === null) return handle;
+    const stop = () => {
+      const signal = new StopSignal('budget', budgetText(row, usage.used));
+      controller.abort(signal);
+      return signal;
+    };
+    const before = () => {
+      if (usage.used >= budget) throw stop();
+    };
+    const after = (tokens: number) => {
+      usage.used += tokens;
+      if (usage.used > budget) throw stop();
+    };
+    return {
+      async generateText(input) {
+        before();
+        const result = await handle.generateText(input);
+        after(result.usage.totalTokens);
+        return result;
+      },
+      async generateObject(schema, input) {
+        before();
+        const result = await handle.generateObject(schema, input);
+        after(result.usage.totalTokens);
+        return result;
+      },
+    };
   }
 
   /** Ends the session with an error: 'phase' = process_error, 'runtime' = error. */
@@ -133,6 +172,8 @@ export function createRunner(core: RuntimeCore): Runner {
       },
     );
     if (!after) return;
+    // The tokens a failed session used are shown with it too.
+    await refreshUsage(after).catch(() => 0);
     await writeLog(core, after, message, 'error');
     await publishUpdate(core, after, kind === 'phase' ? 'process_error' : 'error', {
       error: message,
@@ -184,7 +225,7 @@ export function createRunner(core: RuntimeCore): Runner {
         ),
       timeoutMs,
     );
-    let used = row.inputTokens + row.outputTokens;
+    const usage = { used: row.inputTokens + row.outputTokens };
     const heartbeat = setInterval(
       () => {
         void (async () => {
@@ -194,9 +235,10 @@ export function createRunner(core: RuntimeCore): Runner {
             return;
           }
           if (row.tokenBudget !== null) {
-            used = await refreshUsage(row);
-            if (used > row.tokenBudget) {
-              controller.abort(new StopSignal('budget', budgetText(row, used)));
+            // Failed calls count too; they are only in the model layer's records.
+            usage.used = Math.max(usage.used, await refreshUsage(row));
+            if (usage.used > row.tokenBudget) {
+              controller.abort(new StopSignal('budget', budgetText(row, usage.used)));
             }
           }
         })().catch((err: unknown) => {
@@ -211,11 +253,12 @@ export function createRunner(core: RuntimeCore): Runner {
 
     const started = performance.now();
     try {
-      if (row.tokenBudget !== null && used > row.tokenBudget) {
-        throw new StopSignal('budget', budgetText(row, used));
+      if (row.tokenBudget !== null) {
+        usage.used = await refreshUsage(row);
+        if (usage.used >= row.tokenBudget) {
+          throw new StopSignal('budget', budgetText(row, usage.used));
+        }
       }
-      const byKey: Record<string, unknown> = {};
-      for (const r of row.results) byKey[r.key] = r.result;
       const lastFeedback = row.feedback[row.feedback.length - 1];
       const previous = row.results.find((r) => r.phase === row.phase);
       // A re-run: the newest feedback was given at this phase's checkpoint and not approved.
@@ -238,13 +281,18 @@ export function createRunner(core: RuntimeCore): Runner {
         configuration: row.configuration,
         phase: { number: row.phase, key: phase.key, name: phase.name, totalPhases: phases.length },
         log: buildLog(row, signal),
-        llm: models.forCall({
-          userId: row.ownerId,
-          sessionId: row.id,
-          agent: row.agentId ?? row.teamId,
-          phase: phase.key,
-          signal,
-        }),
+        llm: budgeted(
+          models.forCall({
+            userId: row.ownerId,
+            sessionId: row.id,
+            agent: row.teamId,
+            phase: phase.key,
+            signal,
+          }),
+          row,
+          controller,
+          usage,
+        ),
         sources: services.sources,
         engines: services.engines,
         app: core.app,
@@ -272,9 +320,9 @@ export function createRunner(core: RuntimeCore): Runner {
       }
       const result = parsed.data;
       // The session's usage totals are refreshed after every phase (status replies show them).
-      used = await refreshUsage(row);
-      if (row.tokenBudget !== null && used > row.tokenBudget) {
-        throw new StopSignal('budget', budgetText(row, used));
+      usage.used = await refreshUsage(row);
+      if (row.tokenBudget !== null && usage.used > row.tokenBudget) {
+        throw new StopSignal('budget', budgetText(row, usage.used));
       }
 
       const next = transition(
@@ -333,11 +381,10 @@ export function createRunner(core: RuntimeCore): Runner {
       const name = teamName(core, after);
       if (waiting) {
         const title = phase.checkpoint?.title ?? phase.name;
-        await writeLog(
-          core,
-          after,
-          `Waiting for your feedback at checkpoint ${after.checkpoint}: ${title}`,
-        );
+        const label = /^checkpoint\b/i.test(title)
+          ? title
+          : `Checkpoint ${after.checkpoint}: ${title}`;
+        await writeLog(core, after, `Waiting for your feedback at ${label}`);
         await publishUpdate(core, after, 'checkpoint_reached', {
           phase: after.phase,
           checkpoint: after.checkpoint,

@@ -20,6 +20,16 @@ export interface SessionFilter {
   projectId?: string;
 }
 
+/** What may run inside withOwnerLock: writes bound to its transaction. */
+export interface OwnerLockedStore {
+  insert(values: NewSession): Promise<AgentSessionRow>;
+  update(
+    id: string,
+    expect: { step: number; leaseOwner?: string },
+    patch: SessionPatch,
+  ): Promise<AgentSessionRow | undefined>;
+}
+
 export interface MetricsCountRow {
   teamId: string;
   agentId: string | null;
@@ -66,7 +76,7 @@ export function createSessionStore(db: Database) {
      */
     async withOwnerLock<T>(
       ownerId: string,
-      body: (activeCount: number, txStore: SessionStore) => Promise<T>,
+      body: (activeCount: number, tx: OwnerLockedStore) => Promise<T>,
     ): Promise<T> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'agent-owner:' + ownerId}))`);

@@ -19,6 +19,13 @@ import type { SessionActor, SessionService } from './service';
 const MAX_CLIENT_MESSAGE = 16 * 1024;
 /** Subscriptions one connection may hold. */
 const MAX_SUBSCRIPTIONS = 100;
+/**
+ * A client whose unsent data stays over the limit this long is dropped. A burst (one large
+ * update) drains in milliseconds on a healthy connection; a client that stopped reading does not.
+ */
+const SLOW_CLIENT_GRACE_MS = 5000;
+/** Over this multiple of the limit a client is dropped at once (memory protection). */
+const HARD_LIMIT_FACTOR = 16;
 const ALL = '*';
 
 interface Client {
@@ -28,6 +35,8 @@ interface Client {
   alive: boolean;
   /** teamId -> session ids, or ALL for every session of the caller in that team. */
   subs: Map<string, Set<string>>;
+  /** Since when its unsent data has been over the limit. */
+  overSince: number | undefined;
 }
 
 export interface WsHub {
@@ -47,15 +56,32 @@ export function createWsHub(
   /** Admins' connections, which may follow other users' sessions by id. */
   const admins = new Set<Client>();
 
+  /** True when the client was dropped for not reading what it is sent. */
+  function dropIfSlow(client: Client): boolean {
+    const buffered = client.socket.bufferedAmount;
+    if (buffered <= opts.maxBufferedBytes) {
+      client.overSince = undefined;
+      return false;
+    }
+    const now = Date.now();
+    client.overSince ??= now;
+    if (
+      buffered > opts.maxBufferedBytes * HARD_LIMIT_FACTOR ||
+      now - client.overSince >= SLOW_CLIENT_GRACE_MS
+    ) {
+      // A client that does not read would make the server hold ever more data: drop it.
+      client.socket.close(WS_CLOSE.tooSlow, 'Client too slow');
+      client.socket.terminate();
+      remove(client);
+      return true;
+    }
+    return false;
+  }
+
   function send(client: Client, message: WsServerMessage | string): void {
     const socket = client.socket;
     if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > opts.maxBufferedBytes) {
-      // A client that does not read would make the server hold ever more data: drop it.
-      socket.close(WS_CLOSE.tooSlow, 'Client too slow');
-      socket.terminate();
-      return;
-    }
+    if (dropIfSlow(client)) return;
     socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
@@ -99,6 +125,7 @@ export function createWsHub(
         client.socket.terminate();
         continue;
       }
+      if (dropIfSlow(client)) continue;
       client.alive = false;
       try {
         client.socket.ping();
@@ -239,6 +266,7 @@ export function createWsHub(
             socket,
             alive: true,
             subs: new Map(),
+            overSince: undefined,
           };
           clients.add(client);
           const set = byUser.get(user.id) ?? new Set<Client>();

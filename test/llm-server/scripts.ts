@@ -51,7 +51,10 @@ export const scriptedReplySchema = z.union([
 ]);
 export type ScriptedReply = z.infer<typeof scriptedReplySchema>;
 
-/** A request as the server received it, for assertions. */
+/**
+ * A request as the server received it, for assertions. OpenAI chat completions and Anthropic
+ * messages (POST /v1/messages, non-streaming) are recorded in the same shape.
+ */
 export interface RecordedRequest {
   /** 1, 2, 3 ... in arrival order. */
   seq: number;
@@ -70,7 +73,10 @@ export interface RecordedRequest {
   /** The last user message. */
   prompt: string;
   messages: Array<{ role: string; content: string }>;
-  /** The response_format the client asked for, if any. */
+  /**
+   * The structured output the client asked for: OpenAI's response_format; for Anthropic,
+   * {type:'json_schema'} (output_config.format) or {type:'tool'} (a forced JSON tool).
+   */
   responseFormat: { type: string; json_schema?: { name?: string; schema?: unknown } } | undefined;
   stream: boolean;
   startedAt: number;

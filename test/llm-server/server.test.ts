@@ -148,6 +148,40 @@ describe('scripted LLM server', () => {
     expect(llm.requests[0]?.stream).toBe(true);
   });
 
+  it('answers the Anthropic Messages API too', async () => {
+    llm.scriptPhase('a', 'p', { text: 'Bonjour', usage: { promptTokens: 3, completionTokens: 2 } });
+    llm.setOptions({ requireApiKey: 'anthropic-key' });
+    const send = (key: string) =>
+      fetch(`${llm.baseUrl}/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': key,
+          ...agentHeaders('a', 'p'),
+        },
+        body: JSON.stringify({
+          model: 'claude-sonnet-4-5',
+          system: [{ type: 'text', text: 'Be kind.' }],
+          max_tokens: 100,
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
+        }),
+      });
+    const denied = await send('wrong');
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error' },
+    });
+    const ok = await send('anthropic-key');
+    expect(await ok.json()).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'Bonjour' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 3, output_tokens: 2 },
+    });
+    expect(llm.requests[1]).toMatchObject({ system: 'Be kind.', prompt: 'Hello' });
+  });
+
   it('lists models, and can drop a connection', async () => {
     const models = (await (await fetch(`${llm.baseUrl}/models`)).json()) as {
       data: Array<{ id: string }>;

@@ -13,9 +13,10 @@ import {
 
 /**
  * A scripted OpenAI-compatible server for tests (ARCHITECTURE §7): POST /v1/chat/completions
- * (plain and SSE streaming, response_format json_schema, usage), GET /v1/models, answering from
- * scripts keyed by the agent and phase the model layer sends as x-econagents-agent and
- * x-econagents-phase headers. See test/llm-server/README.md.
+ * (plain and SSE streaming, response_format json_schema, usage), GET /v1/models, and a
+ * non-streaming Anthropic POST /v1/messages, answering from scripts keyed by the agent and phase
+ * the model layer sends as x-econagents-agent and x-econagents-phase headers.
+ * See test/llm-server/README.md.
  */
 
 export const MALFORMED_CONTENT =
@@ -72,6 +73,25 @@ function contentText(content: unknown): string {
       .join('');
   }
   return '';
+}
+
+/** What an Anthropic request asked for: native JSON-schema output, or a forced JSON tool. */
+function anthropicFormat(
+  body: ChatCompletionRequest | undefined,
+): RecordedRequest['responseFormat'] {
+  const format = (
+    body?.output_config as { format?: { type?: string; schema?: unknown } } | undefined
+  )?.format;
+  if (format?.type === 'json_schema') {
+    return { type: 'json_schema', json_schema: { schema: format.schema } };
+  }
+  const choice = body?.tool_choice as { type?: string; name?: string } | undefined;
+  if (choice?.type === 'tool') {
+    const tools = (body?.tools ?? []) as Array<{ name?: string; input_schema?: unknown }>;
+    const tool = tools.find((t) => t.name === choice.name);
+    return { type: 'tool', json_schema: { name: choice.name, schema: tool?.input_schema } };
+  }
+  return undefined;
 }
 
 function specificity(rule: ScriptRule): number {
@@ -170,12 +190,30 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
         data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'test' })),
       });
     }
-    if (
-      req.method !== 'POST' ||
-      (path !== '/v1/chat/completions' && path !== '/chat/completions')
-    ) {
+    const protocol =
+      path === '/v1/chat/completions' || path === '/chat/completions'
+        ? 'openai'
+        : path === '/v1/messages' || path === '/messages'
+          ? 'anthropic'
+          : undefined;
+    if (req.method !== 'POST' || !protocol) {
       return sendJson(res, 404, { error: { message: `Unknown endpoint ${req.method} ${path}` } });
     }
+    /** An error reply in the protocol's own shape. */
+    const sendError = (
+      status: number,
+      message: string,
+      type: string,
+      extra: Record<string, string> = {},
+    ) =>
+      sendJson(
+        res,
+        status,
+        protocol === 'openai'
+          ? { error: { message, type, code: null } }
+          : { type: 'error', error: { type, message } },
+        extra,
+      );
 
     const raw = await readBody(req);
     let body: ChatCompletionRequest | undefined;
@@ -189,10 +227,14 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
       if (typeof v === 'string') headers[k] = v;
       else if (Array.isArray(v)) headers[k] = v.join(', ');
     }
-    const messages = (body?.messages ?? []).map((m) => ({
-      role: String(m.role ?? ''),
-      content: contentText(m.content),
-    }));
+    const anthropicSystem = protocol === 'anthropic' ? contentText(body?.system) : '';
+    const messages = [
+      ...(anthropicSystem ? [{ role: 'system', content: anthropicSystem }] : []),
+      ...(body?.messages ?? []).map((m) => ({
+        role: String(m.role ?? ''),
+        content: contentText(m.content),
+      })),
+    ];
     const record: RecordedRequest = {
       seq: ++seq,
       method: req.method,
@@ -208,7 +250,7 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
         .join('\n\n'),
       prompt: [...messages].reverse().find((m) => m.role === 'user')?.content ?? '',
       messages,
-      responseFormat: body?.response_format,
+      responseFormat: protocol === 'openai' ? body?.response_format : anthropicFormat(body),
       stream: body?.stream === true,
       startedAt: Date.now(),
       endedAt: undefined,
@@ -228,35 +270,40 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
     res.on('close', () => finish('client-closed'));
 
     if (!body || !Array.isArray(body.messages)) {
-      sendJson(res, 400, { error: { message: 'Request body must be JSON with messages' } });
+      sendError(400, 'Request body must be JSON with messages', 'invalid_request_error');
       return finish(400);
     }
-    if (options.requireApiKey && headers.authorization !== `Bearer ${options.requireApiKey}`) {
-      sendJson(res, 401, {
-        error: { message: 'Incorrect API key provided', type: 'invalid_request_error' },
-      });
+    const key =
+      protocol === 'openai' ? headers.authorization?.replace(/^Bearer /, '') : headers['x-api-key'];
+    if (options.requireApiKey && key !== options.requireApiKey) {
+      sendError(401, 'Incorrect API key provided', 'authentication_error');
       return finish(401);
     }
-    if (options.jsonSchema === 'rejected' && body.response_format?.type === 'json_schema') {
-      sendJson(res, 400, {
-        error: {
-          message: "response_format type 'json_schema' is not supported by this server",
-          type: 'invalid_request_error',
-        },
-      });
+    if (
+      protocol === 'openai' &&
+      options.jsonSchema === 'rejected' &&
+      body.response_format?.type === 'json_schema'
+    ) {
+      sendError(
+        400,
+        "response_format type 'json_schema' is not supported by this server",
+        'invalid_request_error',
+      );
+      return finish(400);
+    }
+    if (protocol === 'anthropic' && record.stream) {
+      sendError(400, 'The scripted server does not stream /v1/messages', 'invalid_request_error');
       return finish(400);
     }
 
     const picked = pickReply(record);
     if (!picked) {
-      sendJson(res, 400, {
-        error: {
-          message:
-            `scripted LLM server: no script for agent '${record.agent ?? '-'}' phase ` +
-            `'${record.phase ?? '-'}'`,
-          type: 'invalid_request_error',
-        },
-      });
+      sendError(
+        400,
+        `scripted LLM server: no script for agent '${record.agent ?? '-'}' phase ` +
+          `'${record.phase ?? '-'}'`,
+        'invalid_request_error',
+      );
       return finish(400);
     }
     record.ruleId = picked.ruleId;
@@ -279,16 +326,10 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
       const extra: Record<string, string> = { ...reply.error.headers };
       if (reply.error.retryAfter !== undefined)
         extra['retry-after'] = String(reply.error.retryAfter);
-      sendJson(
-        res,
+      sendError(
         reply.error.status,
-        {
-          error: {
-            message: reply.error.message ?? `Scripted error ${reply.error.status}`,
-            type: reply.error.status === 429 ? 'rate_limit_error' : 'server_error',
-            code: null,
-          },
-        },
+        reply.error.message ?? `Scripted error ${reply.error.status}`,
+        reply.error.status === 429 ? 'rate_limit_error' : 'api_error',
         extra,
       );
       return finish(reply.error.status);
@@ -316,6 +357,42 @@ export async function startScriptedLlmServer(opts: StartOptions = {}): Promise<S
     const created = Math.floor(Date.now() / 1000);
     const model = body.model ?? DEFAULT_MODELS[0];
     const finishReason = reply.finishReason ?? 'stop';
+
+    if (protocol === 'anthropic') {
+      // A forced tool (the SDK's JSON tool for older models) gets the JSON as the tool's input.
+      const choice = body.tool_choice as { type?: string; name?: string } | undefined;
+      let toolInput: unknown;
+      if (choice?.type === 'tool' && choice.name) {
+        try {
+          toolInput = JSON.parse(content);
+        } catch {
+          toolInput = undefined;
+        }
+      }
+      const useTool = toolInput !== undefined && typeof toolInput === 'object';
+      sendJson(res, 200, {
+        id: `msg_scripted_${record.seq}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: useTool
+          ? [{ type: 'tool_use', id: `toolu_${record.seq}`, name: choice?.name, input: toolInput }]
+          : [{ type: 'text', text: content }],
+        stop_reason: useTool
+          ? 'tool_use'
+          : finishReason === 'length'
+            ? 'max_tokens'
+            : finishReason === 'content_filter'
+              ? 'refusal'
+              : 'end_turn',
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage?.prompt_tokens ?? 0,
+          output_tokens: usage?.completion_tokens ?? 0,
+        },
+      });
+      return finish(200);
+    }
 
     if (record.stream) {
       res.writeHead(200, {

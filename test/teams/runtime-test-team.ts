@@ -31,6 +31,8 @@ export const testConfigSchema = z
     useModel: z.boolean().optional(),
     /** Model calls the draft phase makes (token budget tests). */
     modelCalls: z.number().int().min(1).max(20).optional(),
+    /** The collect result carries this many extra bytes (large updates, slow-client tests). */
+    padBytes: z.number().int().min(0).max(4_000_000).optional(),
   })
   .strict();
 export type TestConfig = z.infer<typeof testConfigSchema>;
@@ -53,6 +55,7 @@ const collectResult = z.object({
   items: z.array(z.string()),
   revision: z.number().int(),
   feedbackSeen: z.array(z.string()),
+  padding: z.string().optional(),
 });
 const analyseResult = z.object({
   itemCount: z.number().int(),
@@ -99,6 +102,9 @@ export const runtimeTestTeam = defineTeam({
           items,
           revision: ctx.feedback.filter((f) => f.phase === 1 && !f.approved).length,
           feedbackSeen,
+          ...(ctx.configuration.padBytes
+            ? { padding: 'x'.repeat(ctx.configuration.padBytes) }
+            : {}),
         };
       },
     }),

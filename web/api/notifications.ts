@@ -1,28 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  NotificationItem,
+  NotificationListReply,
+  NotificationReadReply,
+} from '../../common/notifications';
 import { api, unwrap } from './client';
 
 /**
  * In-app notifications of the signed-in user (account approved, a session waiting for input,
- * a session completed or failed). Contract of the notifications module:
- * GET  /api/notifications             -> {success, data:{notifications, unreadCount}}
- * POST /api/notifications/{id}/read   -> marks one read
- * POST /api/notifications/read-all    -> marks all read
+ * a session completed or failed); contract in common/notifications.ts.
  */
-export interface AppNotification {
-  id: string;
-  kind: string;
-  title: string;
-  message: string;
-  /** In-app path the notification leads to. */
-  link?: string | null;
-  read: boolean;
-  createdAt: string;
-}
-
-export interface NotificationsReply {
-  success: true;
-  data: { notifications: AppNotification[]; unreadCount: number };
-}
+export type AppNotification = NotificationItem;
 
 export const NOTIFICATIONS_POLL_MS = 30_000;
 export const notificationsKey = ['notifications'] as const;
@@ -30,7 +18,8 @@ export const notificationsKey = ['notifications'] as const;
 export function useNotifications(enabled = true) {
   return useQuery({
     queryKey: notificationsKey,
-    queryFn: ({ signal }) => unwrap(api.get<NotificationsReply>('/api/notifications', signal)),
+    queryFn: ({ signal }) =>
+      unwrap(api.get<NotificationListReply>('/api/notifications?limit=20', signal)),
     enabled,
     refetchInterval: NOTIFICATIONS_POLL_MS,
     // A missing or failing endpoint must not hammer the server with retries every 30 s.
@@ -42,7 +31,7 @@ export function useMarkNotificationRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap(api.post<{ success: true }>(`/api/notifications/${encodeURIComponent(id)}/read`)),
+      unwrap(api.post<NotificationReadReply>(`/api/notifications/${encodeURIComponent(id)}/read`)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }
@@ -50,7 +39,7 @@ export function useMarkNotificationRead() {
 export function useMarkAllNotificationsRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(api.post<{ success: true }>('/api/notifications/read-all')),
+    mutationFn: () => unwrap(api.post<NotificationReadReply>('/api/notifications/read-all')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }

@@ -171,6 +171,19 @@ describe('TeamSocket', () => {
     });
   });
 
+  it('keeps single-session subscriptions when the team-wide one of the same team ends', () => {
+    const { client, sockets } = setup();
+    const offAll = client.subscribe('literature-team', {});
+    client.subscribe('literature-team', { sessionId: A });
+    client.subscribe('data-team', { sessionId: B });
+    sockets[0]!.serverOpen();
+    offAll();
+    expect(sockets[0]!.sentMessages.slice(3)).toEqual([
+      { type: 'unsubscribe', subscriptionType: 'literature-team', filters: {} },
+      { type: 'subscribe', subscriptionType: 'literature-team', filters: { sessionId: A } },
+    ]);
+  });
+
   it('on an auth refusal refreshes the token once, then reconnects with the new token', async () => {
     let token = 'old';
     const { client, sockets, timers, refresh } = setup({

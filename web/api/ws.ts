@@ -245,6 +245,15 @@ export class TeamSocket {
       if (sub.count <= 0) {
         this.subscriptions.delete(key);
         this.send({ type: 'unsubscribe', subscriptionType, filters });
+        if (!filters.sessionId) {
+          // The server drops every subscription of the team on a team-wide unsubscribe: keep
+          // the single-session ones that others still hold.
+          for (const other of this.subscriptions.values()) {
+            if (other.subscriptionType === subscriptionType) {
+              this.send({ type: 'subscribe', subscriptionType, filters: other.filters });
+            }
+          }
+        }
       }
     };
   }

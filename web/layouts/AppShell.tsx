@@ -135,6 +135,7 @@ export default function AppShell() {
           variant="temporary"
           open={mobileOpen}
           onClose={() => setMobileOpen(false)}
+          slotProps={{ paper: { 'aria-label': 'Navigation' } }}
           sx={{
             display: { xs: 'block', md: 'none' },
             '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },

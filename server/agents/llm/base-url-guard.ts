@@ -103,45 +103,53 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** dns.lookup that fails when any address of the host is not public. */
-function guardedLookup(
-  hostname: string,
-  options: LookupOptions | LookupAllOptions,
-  callback: LookupCallback,
-): void {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    for (const { address } of addresses) {
-      const range = forbiddenRange(address);
-      if (range) return callback(new ForbiddenAddressError(hostname, range), []);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(new ForbiddenAddressError(hostname, 'invalid'), []);
-    callback(null, first.address, first.family);
-  });
-}
+type RangeCheck = (address: string) => string | undefined;
 
-let guardedAgent: Agent | undefined;
+/** dns.lookup that fails when any address of the host is not allowed by `check`. */
+function guardedLookup(check: RangeCheck) {
+  return (
+    hostname: string,
+    options: LookupOptions | LookupAllOptions,
+    callback: LookupCallback,
+  ): void => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      for (const { address } of addresses) {
+        const range = check(address);
+        if (range) return callback(new ForbiddenAddressError(hostname, range), []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(new ForbiddenAddressError(hostname, 'invalid'), []);
+      callback(null, first.address, first.family);
+    });
+  };
+}
 
 /**
- * A fetch for user-supplied base URLs: every connection's addresses are checked, literal
- * addresses in each request URL too, and redirects are returned (not followed).
+ * A fetch whose every connection's addresses pass `check` (literal addresses in each request
+ * URL too), and that returns redirects instead of following them. `check` is a parameter only
+ * so tests can exercise the fetch itself against a local server.
  */
-export function guardedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : input.toString());
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(host)) {
-    const range = forbiddenRange(host);
-    if (range) return Promise.reject(new ForbiddenAddressError(host, range));
-  }
-  guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } });
-  // undici's fetch and the DOM fetch type differ only in their declarations.
-  const undiciInit = { ...init, redirect: 'manual', dispatcher: guardedAgent } as Parameters<
-    typeof undiciFetch
-  >[1];
-  return undiciFetch(url, undiciInit) as unknown as Promise<Response>;
+export function createGuardedFetch(check: RangeCheck = forbiddenRange): typeof globalThis.fetch {
+  const agent = new Agent({ connect: { lookup: guardedLookup(check) } });
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input.toString());
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (ipaddr.isValid(host)) {
+      const range = check(host);
+      if (range) return Promise.reject(new ForbiddenAddressError(host, range));
+    }
+    // undici's fetch and the DOM fetch type differ only in their declarations.
+    const undiciInit = { ...init, redirect: 'manual', dispatcher: agent } as Parameters<
+      typeof undiciFetch
+    >[1];
+    return undiciFetch(url, undiciInit) as unknown as Promise<Response>;
+  };
 }
+
+/** The fetch for user-supplied base URLs (one shared connection pool). */
+export const guardedFetch = createGuardedFetch();
 
 /** Finds a ForbiddenAddressError anywhere in an error's cause chain. */
 export function findForbiddenAddress(error: unknown): ForbiddenAddressError | undefined {

@@ -1,8 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startScriptedLlmServer } from '../../../test/llm-server';
 import { ConfigError, loadConfig } from '../../config';
+import { generateText } from 'ai';
 import {
+  createGuardedFetch,
   findForbiddenAddress,
   forbiddenRange,
   guardedFetch,
@@ -10,6 +14,7 @@ import {
 } from './base-url-guard';
 import { BaseUrlRefusedError, ModelNotConfiguredError } from './errors';
 import { resolveModelTarget } from './models';
+import { createLanguageModel } from './providers';
 import { buildPriceTable, estimateCostUsd, priceOf } from './prices';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfterMs } from './retry';
 import { serverLlmAvailability } from './server-config';
@@ -212,6 +217,46 @@ describe('SSRF guard for user base URLs', () => {
       );
       expect(findForbiddenAddress(literal)?.range).toBe('loopback');
       expect(llm.requests).toHaveLength(0);
+    } finally {
+      await llm.close();
+    }
+  });
+});
+
+describe('guarded fetch with the AI SDK', () => {
+  it('carries a whole model call when the address is allowed, and does not follow redirects', async () => {
+    const llm = await startScriptedLlmServer();
+    try {
+      llm.script({ replies: [{ text: 'through the guard' }] });
+      // Everything allowed: only the fetch plumbing (undici agent, lookup, Response) is tested.
+      const fetch = createGuardedFetch(() => undefined);
+      const model = createLanguageModel(
+        {
+          provider: 'openai-compatible',
+          model: 'scripted-model',
+          apiKey: 'k',
+          baseUrl: `http://localhost:${llm.port}/v1`,
+          source: 'user',
+          untrustedBaseUrl: true,
+        },
+        fetch,
+      );
+      const result = await generateText({ model, prompt: 'hi', maxRetries: 0 });
+      expect(result.text).toBe('through the guard');
+      expect(result.usage.inputTokens).toBeGreaterThan(0);
+
+      // A redirect comes back as is: following it could reach an address never checked.
+      const redirector = http.createServer((_req, res) => {
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      });
+      await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+      const port = (redirector.address() as AddressInfo).port;
+      try {
+        const redirect = await fetch(`http://localhost:${port}/v1/chat/completions`);
+        expect(redirect.status).toBe(302);
+      } finally {
+        redirector.close();
+      }
     } finally {
       await llm.close();
     }

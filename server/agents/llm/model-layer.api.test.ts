@@ -279,7 +279,8 @@ describe('prompted JSON (no JSON-schema support)', () => {
 
 describe('retries', () => {
   it('honours Retry-After on 429 (measured)', async () => {
-    const layer = makeLayer({ retry: { jitter: 0 } });
+    // Backoff alone would wait 5 ms: the 1 s gap comes from Retry-After.
+    const layer = makeLayer({ retry: { baseDelayMs: 5, jitter: 0 } });
     llm.scriptPhase(
       'literature',
       'search',
@@ -705,6 +706,39 @@ describe('configuration', () => {
       .generateObject(ideaSchema, { prompt: 'x' });
     expect(result.usage).toMatchObject({ keySource: 'user', model: 'my-local-model' });
     expect(llm.requests[0]?.headers.authorization).toBe('Bearer user-key-abcdef');
+  });
+
+  it('calls Anthropic through its Messages API with the server key', async () => {
+    const layer = makeLayer({
+      env: {
+        NODE_ENV: 'test',
+        LLM_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: 'server-key-0123456789',
+        ANTHROPIC_BASE_URL: llm.baseUrl,
+      },
+      settings: { modelVersion: 'claude-3' },
+    });
+    llm.scriptPhase('ideation', 'claude', {
+      json: IDEA,
+      usage: { promptTokens: 2000, completionTokens: 1000 },
+    });
+    llm.scriptPhase('ideation', 'claude-text', { text: 'Plain answer.' });
+    const handle = layer.forCall({ userId: userA, agent: 'ideation', phase: 'claude' });
+    const result = await handle.generateObject(ideaSchema, { system: 'Be brief.', prompt: 'x' });
+    expect(result.object).toEqual(IDEA);
+    // claude-sonnet-4-5: $3 in, $15 out per million tokens.
+    expect(result.usage).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(result.usage.costUsd).toBeCloseTo(0.021, 10);
+    const [req] = llm.requestsFor('ideation', 'claude');
+    expect(req?.path).toBe('/v1/messages');
+    expect(req?.headers['x-api-key']).toBe('server-key-0123456789');
+    expect(req?.system).toBe('Be brief.');
+    expect(['json_schema', 'tool']).toContain(req?.responseFormat?.type);
+
+    const text = await layer
+      .forCall({ userId: userA, agent: 'ideation', phase: 'claude-text' })
+      .generateText({ prompt: 'y' });
+    expect(text.text).toBe('Plain answer.');
   });
 
   it("the administrator's base URL may be loopback (Ollama on localhost)", async () => {

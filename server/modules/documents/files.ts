@@ -15,7 +15,7 @@ export function sanitizeFileName(raw: string): string {
   const cleaned = base
     .normalize('NFC')
     // Control characters (C0, DEL, C1) and bidirectional overrides that can disguise extensions.
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\p{Cc}|[\u202a-\u202e\u2066-\u2069]/gu, '')
     .replace(/[<>:"|?*`$;&{}[\]]/g, '_')
     .replace(/\s+/g, ' ')
     .replace(/^[.\s]+/, '')

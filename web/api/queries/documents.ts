@@ -1,10 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageReply } from '../../../common/api';
-import type {
-  DocumentCategory,
-  DocumentListReply,
-  DocumentReply,
-} from '../../../common/documents';
+import type { DocumentCategory, DocumentListReply, DocumentReply } from '../../../common/documents';
 import { api, unwrap } from '../client';
 import { queryString } from './query-string';
 

@@ -64,7 +64,10 @@ export function useProjectMembers(id: string | undefined) {
     queryKey: projectKeys.members(id ?? ''),
     queryFn: ({ signal }) =>
       unwrap(
-        api.get<ProjectMembersReply>(`/api/projects/${encodeURIComponent(id ?? '')}/members`, signal),
+        api.get<ProjectMembersReply>(
+          `/api/projects/${encodeURIComponent(id ?? '')}/members`,
+          signal,
+        ),
       ).then((r) => r.data.members),
     enabled: Boolean(id),
   });
@@ -130,7 +133,10 @@ export function useAddProjectMember(projectId: string) {
   return useMutation({
     mutationFn: (input: AddProjectMemberRequest) =>
       unwrap(
-        api.post<ProjectMembersReply>(`/api/projects/${encodeURIComponent(projectId)}/members`, input),
+        api.post<ProjectMembersReply>(
+          `/api/projects/${encodeURIComponent(projectId)}/members`,
+          input,
+        ),
       ).then((r) => r.data.members),
     onSuccess: (members) => queryClient.setQueryData(projectKeys.members(projectId), members),
   });

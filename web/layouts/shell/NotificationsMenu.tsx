@@ -49,7 +49,13 @@ export function NotificationsMenu() {
           aria-controls={open ? 'notifications-menu' : undefined}
           onClick={(e) => setAnchor(e.currentTarget)}
         >
-          <Badge badgeContent={unread} color="error" max={99}>
+          <Badge
+            badgeContent={unread}
+            color="error"
+            max={99}
+            // The count is in the button's name already; the bubble is decoration.
+            slotProps={{ badge: { 'aria-hidden': true } }}
+          >
             <NotificationsOutlined />
           </Badge>
         </IconButton>

@@ -26,7 +26,13 @@ import {
   type Dataset,
   type DatasetSource,
 } from '../../../common/datasets';
-import { ConfirmDialog, EmptyState, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import {
+  ConfirmDialog,
+  EmptyState,
+  ErrorAlert,
+  LoadingSkeleton,
+  PageHeader,
+} from '../../components';
 import { useSessionUser } from '../../api/auth';
 import { useDatasets, useDeleteDataset } from '../../api/queries/datasets';
 import { AddDatasetDialog } from './data-explorer/AddDatasetDialog';
@@ -52,7 +58,9 @@ function isSource(v: string): v is DatasetSource {
 export default function DataExplorerPage() {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
-  const tab: TabValue = TABS.some((t) => t.value === tabParam) ? (tabParam as TabValue) : 'datasets';
+  const tab: TabValue = TABS.some((t) => t.value === tabParam)
+    ? (tabParam as TabValue)
+    : 'datasets';
   const user = useSessionUser();
   const canAdd = user?.role !== 'viewer';
 
@@ -113,7 +121,13 @@ export default function DataExplorerPage() {
           aria-label="Data Explorer sections"
         >
           {TABS.map((t) => (
-            <Tab key={t.value} value={t.value} label={t.label} id={`data-tab-${t.value}`} aria-controls={`data-panel-${t.value}`} />
+            <Tab
+              key={t.value}
+              value={t.value}
+              label={t.label}
+              id={`data-tab-${t.value}`}
+              aria-controls={`data-panel-${t.value}`}
+            />
           ))}
         </Tabs>
       </Box>
@@ -197,7 +211,11 @@ export default function DataExplorerPage() {
                       Clear search and source
                     </Button>
                   ) : canAdd ? (
-                    <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+                    <Button
+                      variant="contained"
+                      startIcon={<AddIcon />}
+                      onClick={() => setAdding(true)}
+                    >
                       Add dataset
                     </Button>
                   ) : undefined
@@ -205,7 +223,12 @@ export default function DataExplorerPage() {
               />
             ) : data ? (
               <>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} aria-live="polite">
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{ mb: 1.5 }}
+                  aria-live="polite"
+                >
                   {data.total} dataset{data.total === 1 ? '' : 's'}, newest first
                 </Typography>
                 <Grid container spacing={2}>
@@ -217,23 +240,41 @@ export default function DataExplorerPage() {
                 </Grid>
                 {pageCount > 1 && (
                   <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-                    <Pagination count={pageCount} page={page} onChange={(_, p) => setPage(p)} color="primary" aria-label="Dataset pages" />
+                    <Pagination
+                      count={pageCount}
+                      page={page}
+                      onChange={(_, p) => setPage(p)}
+                      color="primary"
+                      aria-label="Dataset pages"
+                    />
                   </Box>
                 )}
               </>
             ) : null}
           </>
         )}
-        {tab === 'visualization' && <ComingWithDataTeam icon={<BarChartIcon />} what="Charts of your datasets" />}
+        {tab === 'visualization' && (
+          <ComingWithDataTeam icon={<BarChartIcon />} what="Charts of your datasets" />
+        )}
         {tab === 'integration' && (
-          <ComingWithDataTeam icon={<MergeTypeIcon />} what="Joining, stacking and matching datasets" />
+          <ComingWithDataTeam
+            icon={<MergeTypeIcon />}
+            what="Joining, stacking and matching datasets"
+          />
         )}
         {tab === 'features' && (
-          <ComingWithDataTeam icon={<TuneIcon />} what="Transformations such as logs, lags and growth rates" />
+          <ComingWithDataTeam
+            icon={<TuneIcon />}
+            what="Transformations such as logs, lags and growth rates"
+          />
         )}
       </Box>
 
-      <AddDatasetDialog open={adding} onClose={() => setAdding(false)} onAdded={(name) => setNotice(`Dataset "${name}" added`)} />
+      <AddDatasetDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onAdded={(name) => setNotice(`Dataset "${name}" added`)}
+      />
       <ConfirmDialog
         open={toDelete !== undefined}
         title="Delete dataset"
@@ -241,10 +282,17 @@ export default function DataExplorerPage() {
         confirmLabel="Delete"
         destructive
         busy={remove.isPending}
-        onConfirm={() => toDelete && remove.mutate(toDelete.id, { onSettled: () => setToDelete(undefined) })}
+        onConfirm={() =>
+          toDelete && remove.mutate(toDelete.id, { onSettled: () => setToDelete(undefined) })
+        }
         onCancel={() => setToDelete(undefined)}
       />
-      <Snackbar open={notice !== undefined} autoHideDuration={SNACKBAR_MS} onClose={() => setNotice(undefined)} message={notice} />
+      <Snackbar
+        open={notice !== undefined}
+        autoHideDuration={SNACKBAR_MS}
+        onClose={() => setNotice(undefined)}
+        message={notice}
+      />
     </>
   );
 }

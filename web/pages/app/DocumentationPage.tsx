@@ -17,15 +17,30 @@ import SearchIcon from '@mui/icons-material/Search';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import { SNACKBAR_MS } from '../../../common/constants';
-import { DOCUMENT_CATEGORY_LABELS, type DocumentCategory, type DocumentSummary } from '../../../common/documents';
-import { ConfirmDialog, EmptyState, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import {
+  DOCUMENT_CATEGORY_LABELS,
+  type DocumentCategory,
+  type DocumentSummary,
+} from '../../../common/documents';
+import {
+  ConfirmDialog,
+  EmptyState,
+  ErrorAlert,
+  LoadingSkeleton,
+  PageHeader,
+} from '../../components';
 import { useSessionUser } from '../../api/auth';
 import { useDeleteDocument, useDocuments } from '../../api/queries/documents';
 import { DocumentsTable } from './documentation/DocumentsTable';
 import { DocumentViewer } from './documentation/DocumentViewer';
 import { UploadDocumentDialog } from './documentation/UploadDocumentDialog';
 import { downloadDocument } from './documentation/download';
-import { DOCUMENT_TABS, documentFilter, tabCategories, type DocumentTab } from './documentation/groups';
+import {
+  DOCUMENT_TABS,
+  documentFilter,
+  tabCategories,
+  type DocumentTab,
+} from './documentation/groups';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 
 const PAGE_SIZE = 25;
@@ -39,7 +54,9 @@ const GROUP_FETCH = 200;
 export default function DocumentationPage() {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
-  const tab: DocumentTab = DOCUMENT_TABS.some((t) => t.value === tabParam) ? (tabParam as DocumentTab) : 'documents';
+  const tab: DocumentTab = DOCUMENT_TABS.some((t) => t.value === tabParam)
+    ? (tabParam as DocumentTab)
+    : 'documents';
   const openId = params.get('doc') ?? undefined;
   const user = useSessionUser();
   const canUpload = user?.role !== 'viewer';
@@ -75,10 +92,17 @@ export default function DocumentationPage() {
     );
 
   const data = documents.data;
-  const rows = data ? (grouped ? data.documents.filter((d) => filter.keep?.includes(d.category)) : data.documents) : [];
+  const rows = data
+    ? grouped
+      ? data.documents.filter((d) => filter.keep?.includes(d.category))
+      : data.documents
+    : [];
   const pageCount = data && !grouped ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const totalVisible = data ? Object.values(data.categoryCounts).reduce((a, b) => a + b, 0) : 0;
-  const chips = [{ value: 'all' as const, label: 'All Documents' }, ...tabCategories(tab).map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] }))];
+  const chips = [
+    { value: 'all' as const, label: 'All Documents' },
+    ...tabCategories(tab).map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] })),
+  ];
   const countOf = (value: 'all' | DocumentCategory) =>
     value === 'all'
       ? tabCategories(tab).reduce((sum, c) => sum + (data?.categoryCounts[c] ?? 0), 0)
@@ -91,7 +115,8 @@ export default function DocumentationPage() {
     );
   };
 
-  const defaultUploadCategory: DocumentCategory = chip !== 'all' ? chip : (tabCategories(tab)[0] ?? 'research_report');
+  const defaultUploadCategory: DocumentCategory =
+    chip !== 'all' ? chip : (tabCategories(tab)[0] ?? 'research_report');
 
   return (
     <>
@@ -100,7 +125,11 @@ export default function DocumentationPage() {
         subtitle="Reports, data dictionaries and model documentation from your projects"
         actions={
           canUpload ? (
-            <Button variant="contained" startIcon={<UploadFileIcon />} onClick={() => setUploading(true)}>
+            <Button
+              variant="contained"
+              startIcon={<UploadFileIcon />}
+              onClick={() => setUploading(true)}
+            >
               Upload document
             </Button>
           ) : undefined
@@ -119,7 +148,13 @@ export default function DocumentationPage() {
           aria-label="Document groups"
         >
           {DOCUMENT_TABS.map((t) => (
-            <Tab key={t.value} value={t.value} label={t.label} id={`doc-tab-${t.value}`} aria-controls="doc-panel" />
+            <Tab
+              key={t.value}
+              value={t.value}
+              label={t.label}
+              id={`doc-tab-${t.value}`}
+              aria-controls="doc-panel"
+            />
           ))}
         </Tabs>
       </Box>
@@ -146,7 +181,14 @@ export default function DocumentationPage() {
             },
           }}
         />
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, mb: 2 }} role="group" aria-label="Filter by category">
+        <Stack
+          useFlexGap
+          direction="row"
+          spacing={1}
+          sx={{ flexWrap: 'wrap', rowGap: 1, mb: 2 }}
+          role="group"
+          aria-label="Filter by category"
+        >
           {chips.map((c) => (
             <Chip
               key={c.value}
@@ -197,7 +239,11 @@ export default function DocumentationPage() {
             }
             action={
               canUpload ? (
-                <Button variant="contained" startIcon={<UploadFileIcon />} onClick={() => setUploading(true)}>
+                <Button
+                  variant="contained"
+                  startIcon={<UploadFileIcon />}
+                  onClick={() => setUploading(true)}
+                >
                   Upload document
                 </Button>
               ) : undefined
@@ -212,7 +258,11 @@ export default function DocumentationPage() {
               onDelete={setToDelete}
             />
             {grouped && data && data.total > GROUP_FETCH && (
-              <Typography variant="caption" color="text.secondary" sx={{ display: 'block', p: 1.5 }}>
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                sx={{ display: 'block', p: 1.5 }}
+              >
                 Showing the newest {GROUP_FETCH} documents; choose a category to see all of them.
               </Typography>
             )}
@@ -220,12 +270,22 @@ export default function DocumentationPage() {
         )}
         {pageCount > 1 && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-            <Pagination count={pageCount} page={page} onChange={(_, p) => setPage(p)} color="primary" aria-label="Document pages" />
+            <Pagination
+              count={pageCount}
+              page={page}
+              onChange={(_, p) => setPage(p)}
+              color="primary"
+              aria-label="Document pages"
+            />
           </Box>
         )}
       </Box>
 
-      <DocumentViewer id={openId} onClose={() => setParam('doc', undefined)} onDownload={download} />
+      <DocumentViewer
+        id={openId}
+        onClose={() => setParam('doc', undefined)}
+        onDownload={download}
+      />
       <UploadDocumentDialog
         open={uploading}
         defaultCategory={defaultUploadCategory}
@@ -251,7 +311,12 @@ export default function DocumentationPage() {
         }
         onCancel={() => setToDelete(undefined)}
       />
-      <Snackbar open={notice !== undefined} autoHideDuration={SNACKBAR_MS} onClose={() => setNotice(undefined)} message={notice} />
+      <Snackbar
+        open={notice !== undefined}
+        autoHideDuration={SNACKBAR_MS}
+        onClose={() => setNotice(undefined)}
+        message={notice}
+      />
     </>
   );
 }

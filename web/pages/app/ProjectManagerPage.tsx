@@ -20,7 +20,13 @@ import {
   type ProjectSort,
   type ProjectStatus,
 } from '../../../common/projects';
-import { ConfirmDialog, EmptyState, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import {
+  ConfirmDialog,
+  EmptyState,
+  ErrorAlert,
+  LoadingSkeleton,
+  PageHeader,
+} from '../../components';
 import { useSessionUser } from '../../api/auth';
 import {
   useCreateProject,
@@ -34,7 +40,6 @@ import { ProjectFormDialog, type ProjectFormValues } from './project-manager/Pro
 import { ProjectToolbar } from './project-manager/ProjectToolbar';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 import { DELETE_PROJECT_QUESTION } from './project-manager/deleteQuestion';
-
 
 const PAGE_SIZE = 12;
 
@@ -64,7 +69,9 @@ export default function ProjectManagerPage() {
 
   const urlSearch = params.get('search') ?? '';
   const statusParam = params.get('status');
-  const status = STATUS_TABS.some((t) => t.value === statusParam) ? (statusParam as ProjectStatus) : 'all';
+  const status = STATUS_TABS.some((t) => t.value === statusParam)
+    ? (statusParam as ProjectStatus)
+    : 'all';
   const area = params.get('area') ?? '';
   const sortParam = params.get('sort');
   const sort: ProjectSort = isSort(sortParam) ? sortParam : DEFAULT_PROJECT_SORT;
@@ -211,7 +218,11 @@ export default function ProjectManagerPage() {
               Refresh
             </Button>
             {canCreate && (
-              <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'new' })}>
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => setDialog({ kind: 'new' })}
+              >
                 New Project
               </Button>
             )}
@@ -279,7 +290,11 @@ export default function ProjectManagerPage() {
                 Clear search and filters
               </Button>
             ) : canCreate ? (
-              <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'new' })}>
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => setDialog({ kind: 'new' })}
+              >
                 New Project
               </Button>
             ) : undefined
@@ -298,7 +313,9 @@ export default function ProjectManagerPage() {
                   onEdit={(p) => setDialog({ kind: 'edit', project: p })}
                   onDelete={setToDelete}
                   onToggleFavorite={onToggleFavorite}
-                  favoriteBusy={toggleFavorite.isPending && toggleFavorite.variables?.id === project.id}
+                  favoriteBusy={
+                    toggleFavorite.isPending && toggleFavorite.variables?.id === project.id
+                  }
                 />
               </Grid>
             ))}

@@ -12,7 +12,13 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import StarIcon from '@mui/icons-material/Star';
 import StarBorderIcon from '@mui/icons-material/StarBorder';
-import { ConfirmDialog, EmptyState, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import {
+  ConfirmDialog,
+  EmptyState,
+  ErrorAlert,
+  LoadingSkeleton,
+  PageHeader,
+} from '../../components';
 import {
   useDeleteProject,
   useProject,
@@ -38,9 +44,12 @@ export default function ProjectPage() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
-  if (project.isPending) return <LoadingSkeleton variant="page" count={5} label="Loading project" />;
+  if (project.isPending)
+    return <LoadingSkeleton variant="page" count={5} label="Loading project" />;
   if (project.isError) {
-    const notFound = (project.error as { status?: number }).status === 404 || (project.error as { status?: number }).status === 400;
+    const notFound =
+      (project.error as { status?: number }).status === 404 ||
+      (project.error as { status?: number }).status === 400;
     return notFound ? (
       <EmptyState
         icon={<SearchOffIcon />}
@@ -86,12 +95,21 @@ export default function ProjectPage() {
               </IconButton>
             </Tooltip>
             {p.canEdit && (
-              <Button variant="outlined" startIcon={<EditOutlinedIcon />} onClick={() => setEditing(true)}>
+              <Button
+                variant="outlined"
+                startIcon={<EditOutlinedIcon />}
+                onClick={() => setEditing(true)}
+              >
                 Edit
               </Button>
             )}
             {p.canDelete && (
-              <Button color="error" variant="outlined" startIcon={<DeleteOutlinedIcon />} onClick={() => setDeleting(true)}>
+              <Button
+                color="error"
+                variant="outlined"
+                startIcon={<DeleteOutlinedIcon />}
+                onClick={() => setDeleting(true)}
+              >
                 Delete
               </Button>
             )}

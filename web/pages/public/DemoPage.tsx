@@ -29,7 +29,7 @@ import {
 import type { WaitingListRequest } from '../../../common/waiting-list';
 import { api, failureText, isFailure } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
-import { mailtoDraft, openMailDraft } from './mailto';
+import { mailtoDraft } from './mailto';
 
 export const WAITING_LIST_SUCCESS = 'Successfully joined the waiting list!';
 
@@ -126,7 +126,8 @@ export default function DemoPage() {
           <Button
             variant="outlined"
             startIcon={<MailOutline />}
-            onClick={() => openMailDraft(mailtoDraft(MAIL_SUBJECTS.demo, []))}
+            component="a"
+            href={mailtoDraft(MAIL_SUBJECTS.demo, [])}
           >
             Request a Demo
           </Button>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,7 +20,7 @@ import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import RocketLaunchOutlined from '@mui/icons-material/RocketLaunchOutlined';
 import { MAIL_SUBJECTS } from '../../../common/constants';
 import { PageHeader } from '../../components/PageHeader';
-import { mailtoDraft, openMailDraft } from './mailto';
+import { mailtoDraft } from './mailto';
 
 interface FieldSpec {
   name: string;
@@ -148,47 +148,43 @@ function MailDialog(props: {
   const titleId = useId();
   const idBase = useId();
   const [values, setValues] = useState<Record<string, string>>({});
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    // platform.md §5: join-team dialogs have no validation.
-    openMailDraft(
-      mailtoDraft(
-        subject,
-        fields.map((f) => [f.label, values[f.name] ?? '']),
-      ),
-    );
+  // platform.md §5: join-team dialogs have no validation. Send is a mailto: link, so the
+  // browser opens the mail program with the draft.
+  const href = mailtoDraft(
+    subject,
+    fields.map((f) => [f.label, values[f.name] ?? '']),
+  );
+  const sent = () => {
     onClose();
     setValues({});
   };
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <form onSubmit={send} noValidate>
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{intro}</DialogContentText>
-          <Stack spacing={2}>
-            {fields.map((f) => (
-              <TextField
-                key={f.name}
-                id={`${idBase}-${f.name}`}
-                name={f.name}
-                label={f.label}
-                type={f.type}
-                multiline={f.multiline}
-                minRows={f.multiline ? 3 : undefined}
-                value={values[f.name] ?? ''}
-                onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
-              />
-            ))}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained">
-            Send
-          </Button>
-        </DialogActions>
-      </form>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{intro}</DialogContentText>
+        <Stack spacing={2}>
+          {fields.map((f) => (
+            <TextField
+              key={f.name}
+              id={`${idBase}-${f.name}`}
+              name={f.name}
+              label={f.label}
+              type={f.type}
+              multiline={f.multiline}
+              minRows={f.multiline ? 3 : undefined}
+              value={values[f.name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+            />
+          ))}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button component="a" href={href} onClick={sent} variant="contained">
+          Send
+        </Button>
+      </DialogActions>
     </Dialog>
   );
 }

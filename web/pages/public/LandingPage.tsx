@@ -26,6 +26,10 @@ import { TESTIMONIAL_ROTATION_MS } from '../../../common/constants';
 import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from './landingContent';
 import { useRotation } from './useRotation';
 
+/** The light scheme's primary colours, used where white text sits on a brand background. */
+const BRAND = { navy: '#0b1f44', blue: '#1a3a6b', teal: '#004c40' } as const;
+const ON_WHITE_BUTTON = { bgcolor: '#fff', color: BRAND.navy, '&:hover': { bgcolor: '#e8eefb' } };
+
 const FEATURE_ICONS: Record<(typeof FEATURES)[number]['id'], typeof SvgIcon> = {
   ideation: LightbulbOutlined,
   literature: MenuBookOutlined,
@@ -60,8 +64,8 @@ function Hero() {
       aria-labelledby="hero-title"
       sx={{
         py: { xs: 6, md: 10 },
-        background:
-          'linear-gradient(160deg, var(--mui-palette-primary-dark) 0%, var(--mui-palette-primary-main) 55%, var(--mui-palette-secondary-dark) 130%)',
+        // Fixed deep colours in both schemes: the hero's white text needs a dark background.
+        background: `linear-gradient(160deg, ${BRAND.navy} 0%, ${BRAND.blue} 55%, ${BRAND.teal} 130%)`,
         color: '#fff',
       }}
     >
@@ -92,7 +96,7 @@ function Hero() {
                 to="/register"
                 variant="contained"
                 size="large"
-                sx={{ bgcolor: '#fff', color: 'primary.dark', '&:hover': { bgcolor: '#e8eefb' } }}
+                sx={ON_WHITE_BUTTON}
               >
                 Get Started
               </Button>
@@ -287,8 +291,8 @@ function CallToAction() {
         sx={{
           p: { xs: 4, md: 6 },
           textAlign: 'center',
-          bgcolor: 'primary.main',
-          color: 'primary.contrastText',
+          bgcolor: BRAND.blue,
+          color: '#fff',
         }}
       >
         <Typography id="cta-title" variant="h4" component="h2">
@@ -308,7 +312,7 @@ function CallToAction() {
             to="/register"
             variant="contained"
             size="large"
-            sx={{ bgcolor: '#fff', color: 'primary.dark', '&:hover': { bgcolor: '#e8eefb' } }}
+            sx={ON_WHITE_BUTTON}
           >
             Create an Account
           </Button>

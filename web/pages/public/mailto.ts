@@ -13,8 +13,3 @@ export function mailtoDraft(
   if (body) params.push(`body=${encodeURIComponent(body)}`);
   return `mailto:${CONTACT_EMAIL}?${params.join('&')}`;
 }
-
-/** Opens the user's mail client with the draft. */
-export function openMailDraft(href: string): void {
-  window.location.href = href;
-}

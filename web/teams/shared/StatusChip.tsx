@@ -6,9 +6,10 @@ import PauseCircleOutline from '@mui/icons-material/PauseCircleOutlineOutlined';
 import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
 import Sync from '@mui/icons-material/Sync';
 import { SESSION_STATUS_LABELS, type SessionStatus } from '../../../common/agents';
+import { chipToneSx, type ChipTone } from './chipTones';
 
-const COLORS: Record<SessionStatus, ChipProps['color']> = {
-  idle: 'default',
+const TONES: Record<SessionStatus, ChipTone> = {
+  idle: 'neutral',
   processing: 'info',
   waiting_for_input: 'warning',
   completed: 'success',
@@ -49,10 +50,10 @@ export function StatusChip({
       aria-label={`Status: ${label}`}
       data-status={status}
       label={label}
-      color={COLORS[status]}
       icon={paused && status === 'idle' ? <PauseCircleOutline /> : ICONS[status]}
       size={size}
       variant={status === 'idle' ? 'outlined' : 'filled'}
+      sx={chipToneSx(TONES[status])}
     />
   );
 }

@@ -46,6 +46,8 @@ export interface TeamSessionState {
   session: unknown;
   /** Time of the newest state change applied (ISO); older snapshots do not undo it. */
   stateAt: string | undefined;
+  /** The state came from the server (a reply, a snapshot or an update), not from defaults. */
+  synced: boolean;
 }
 
 export const initialSessionState: TeamSessionState = {
@@ -61,10 +63,12 @@ export const initialSessionState: TeamSessionState = {
   paused: false,
   session: undefined,
   stateAt: undefined,
+  synced: false,
 };
 
 export type SessionAction =
-  | { type: 'attach'; sessionId: string; snapshot?: SessionSnapshot }
+  /** `started`: the screen just started it (processing at phase 1 until the server says more). */
+  | { type: 'attach'; sessionId: string; snapshot?: SessionSnapshot; started?: boolean }
   | { type: 'snapshot'; sessionId: string; snapshot: SessionSnapshot }
   | { type: 'logs'; sessionId: string; lines: LogLine[] }
   | { type: 'update'; update: SessionUpdate }
@@ -117,13 +121,15 @@ function applySnapshot(state: TeamSessionState, snapshot: SessionSnapshot): Team
       )
     : state.logSlots;
   const results = snapshot.results ? { ...state.results, ...snapshot.results } : state.results;
-  // A snapshot read before the newest real-time update must not undo it; its logs and results
-  // only add, so they are kept either way.
-  if (isOlder(snapshot.updatedAt, state.stateAt)) {
+  // A snapshot read before the newest real-time state change must not undo it; its logs and
+  // results only add, so they are kept either way. With the same status it undoes nothing and
+  // brings what updates do not carry (paused, checkpoint data, timestamps).
+  if (isOlder(snapshot.updatedAt, state.stateAt) && snapshot.status !== state.status) {
     return { ...state, logSlots, results };
   }
   return {
     ...state,
+    synced: true,
     status: snapshot.status,
     phase: snapshot.phase,
     checkpoint:
@@ -180,13 +186,20 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
   }
   if (stale) return next;
 
-  // The state the update leaves the session in (the server sends it with every update).
+  // The state the update leaves the session in (the server sends it with every update). Only a
+  // change of state dates the state: a log line written after the change is not newer state.
+  const changed =
+    update.status !== next.status ||
+    update.phase !== next.phase ||
+    update.checkpoint !== next.checkpoint ||
+    (update.updateType !== 'log_update' && update.updateType !== 'phase_completed');
   next = {
     ...next,
     status: update.status,
     phase: update.phase,
     checkpoint: update.checkpoint,
-    stateAt: update.timestamp,
+    stateAt: changed ? update.timestamp : next.stateAt,
+    synced: true,
   };
   switch (update.updateType) {
     case 'checkpoint_reached':
@@ -227,10 +240,12 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
 export function sessionReducer(state: TeamSessionState, action: SessionAction): TeamSessionState {
   switch (action.type) {
     case 'attach': {
+      // agent-teams.md §4: start moves to processing at phase 1. A session followed from
+      // elsewhere stays idle and unsynced until its first read.
       const base: TeamSessionState = {
         ...initialSessionState,
         sessionId: action.sessionId,
-        status: 'processing',
+        ...(action.started ? { status: 'processing' as const, phase: 1, synced: true } : {}),
       };
       return action.snapshot ? applySnapshot(base, action.snapshot) : base;
     }

@@ -302,6 +302,29 @@ describe('useTeamSession', () => {
     expect(hook.result.current.logs).toEqual(['line']);
   });
 
+  it('takes a pause from the record even though the pause log line came later', async () => {
+    const { hook, http, push } = await started();
+    // The runtime writes the pause, then logs it: the line's time is after the record's.
+    push(
+      makeUpdate('log_update', logData(2, 'Paused by the user during phase 1'), {
+        status: 'idle',
+        timestamp: '2025-01-01T00:00:10.500Z',
+      }),
+    );
+    expect(hook.result.current.status).toBe('idle');
+    expect(hook.result.current.paused).toBe(false);
+    http.session = makeSession({
+      status: 'idle',
+      paused: true,
+      updatedAt: '2025-01-01T00:00:10.000Z',
+    });
+    await act(async () => {
+      await hook.result.current.refresh();
+    });
+    expect(hook.result.current.paused).toBe(true);
+    expect(hook.result.current.status).toBe('idle');
+  });
+
   it('reports a failed start with the team label and the server message', async () => {
     const t = setup();
     t.http.fail('/api/agents/sessions', 429, 'Too many sessions running');

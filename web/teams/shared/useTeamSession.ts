@@ -71,6 +71,8 @@ export interface TeamSession<TStart> {
   paused: boolean;
   /** The last session record the server sent, for team-specific fields. */
   session: unknown;
+  /** False while a followed session has not been read yet (show a skeleton, not 'Idle'). */
+  synced: boolean;
   /** Spinner: the team is working (stops at a checkpoint, on completion and on error). */
   isProcessing: boolean;
   /** A start, feedback or reset call is in flight. */
@@ -202,9 +204,9 @@ export function useTeamSession<TStart = GenericStartInput>(
     };
   }, [sessionId, subscriptionType, socket]);
 
-  const attach = useCallback((id: string, snapshot?: SessionSnapshot) => {
+  const attach = useCallback((id: string, snapshot?: SessionSnapshot, started = false) => {
     generation.current += 1;
-    dispatch({ type: 'attach', sessionId: id, ...(snapshot ? { snapshot } : {}) });
+    dispatch({ type: 'attach', sessionId: id, started, ...(snapshot ? { snapshot } : {}) });
     if (!snapshot) setFetchNow((n) => n + 1);
   }, []);
 
@@ -245,7 +247,7 @@ export function useTeamSession<TStart = GenericStartInput>(
           });
           return false;
         }
-        attach(started.sessionId, started.snapshot);
+        attach(started.sessionId, started.snapshot, true);
         return true;
       }),
     [withPending, attach, teamLabel],
@@ -312,6 +314,7 @@ export function useTeamSession<TStart = GenericStartInput>(
     error: state.error,
     paused: state.paused,
     session: state.session,
+    synced: state.synced,
     isProcessing: state.status === 'processing',
     isSubmitting: pending > 0,
     connection,

@@ -103,7 +103,8 @@ export function OverviewTab({
         <Table size="small" aria-label="Your agent sessions">
           <TableHead>
             <TableRow>
-              <TableCell padding="checkbox">
+              {/* relative: the hidden label's absolute box stays inside the table's scroller */}
+              <TableCell padding="checkbox" sx={{ position: 'relative' }}>
                 <Box component="span" sx={visuallyHidden}>
                   Selected
                 </Box>

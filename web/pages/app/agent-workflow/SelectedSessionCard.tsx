@@ -57,7 +57,8 @@ export function SelectedSessionCard({
           <Stack
             direction="row"
             spacing={1}
-            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+            useFlexGap
+            sx={{ alignItems: 'center', flexWrap: 'wrap' }}
           >
             <Typography variant="h6" component="h2">
               {name}

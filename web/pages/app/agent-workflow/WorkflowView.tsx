@@ -124,7 +124,17 @@ export function WorkflowView({
 
   const teamName = (teamId: string) =>
     teams.find((t) => t.id === teamId)?.name ?? fallbackTeamName(teamId);
-  const projects = projectsQuery.data?.projects ?? [];
+  const projects = useMemo(() => projectsQuery.data?.projects ?? [], [projectsQuery.data]);
+  // A session of a project created after the list was read: read the list again (once per set).
+  const unknownProjects = executions
+    .map((e) => e.projectId)
+    .filter((id): id is string => id !== null && !projects.some((p) => p.id === id))
+    .sort()
+    .join(',');
+  const { refetch: refetchProjects } = projectsQuery;
+  useEffect(() => {
+    if (unknownProjects) void refetchProjects();
+  }, [unknownProjects, refetchProjects]);
   const projectTitle = (id: string | null) =>
     id ? (projects.find((p) => p.id === id)?.title ?? 'A project') : 'No project';
 

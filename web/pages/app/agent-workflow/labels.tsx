@@ -3,6 +3,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { SessionStatus } from '../../../../common/agents';
+import { chipToneSx, type ChipTone } from '../../../teams/shared/chipTones';
 import { StatusChip } from '../../../teams/shared/StatusChip';
 import type { AgentActivity, StageStatus } from './workflowModel';
 import { progressPercent } from './workflowModel';
@@ -12,12 +13,11 @@ export function SessionStatusChip({ status, paused }: { status: SessionStatus; p
   return <StatusChip status={status} paused={paused} live={false} />;
 }
 
-const ACTIVITY: Record<AgentActivity, { label: string; color: 'success' | 'warning' | 'default' }> =
-  {
-    active: { label: 'Active', color: 'success' },
-    standby: { label: 'Standby', color: 'warning' },
-    inactive: { label: 'Inactive', color: 'default' },
-  };
+const ACTIVITY: Record<AgentActivity, { label: string; tone: ChipTone }> = {
+  active: { label: 'Active', tone: 'success' },
+  standby: { label: 'Standby', tone: 'warning' },
+  inactive: { label: 'Inactive', tone: 'neutral' },
+};
 
 export function ActivityChip({ activity }: { activity: AgentActivity }) {
   const a = ACTIVITY[activity];
@@ -25,16 +25,16 @@ export function ActivityChip({ activity }: { activity: AgentActivity }) {
     <Chip
       size="small"
       label={a.label}
-      color={a.color}
       variant={activity === 'inactive' ? 'outlined' : 'filled'}
+      sx={chipToneSx(a.tone)}
     />
   );
 }
 
-const STAGE: Record<StageStatus, { label: string; color: 'success' | 'info' | 'default' }> = {
-  completed: { label: 'Completed', color: 'success' },
-  in_progress: { label: 'In progress', color: 'info' },
-  pending: { label: 'Pending', color: 'default' },
+const STAGE: Record<StageStatus, { label: string; tone: ChipTone }> = {
+  completed: { label: 'Completed', tone: 'success' },
+  in_progress: { label: 'In progress', tone: 'info' },
+  pending: { label: 'Pending', tone: 'neutral' },
 };
 
 export function StageStatusChip({ status }: { status: StageStatus }) {
@@ -43,8 +43,8 @@ export function StageStatusChip({ status }: { status: StageStatus }) {
     <Chip
       size="small"
       label={s.label}
-      color={s.color}
       variant={status === 'pending' ? 'outlined' : 'filled'}
+      sx={chipToneSx(s.tone)}
     />
   );
 }

@@ -87,18 +87,31 @@ export function toCreateRequest(f: FormState): CreateDatasetRequest {
     format: f.format.trim(),
     license: f.license.trim(),
     integrationLevel: f.integrationLevel,
-    metadata: { citation: f.citation.trim(), hasFullText: f.hasFullText, apiAvailable: f.apiAvailable },
+    metadata: {
+      citation: f.citation.trim(),
+      hasFullText: f.hasFullText,
+      apiAvailable: f.apiAvailable,
+    },
   };
 }
 
 /** Adds a catalog entry (POST /api/datasets); the server's validation message is shown as is. */
-export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: (name: string) => void }) {
+export function AddDatasetDialog({
+  open,
+  onClose,
+  onAdded,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onAdded: (name: string) => void;
+}) {
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const titleId = useId();
   const create = useCreateDataset();
   const [form, setForm] = useState<FormState>(EMPTY);
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
 
   useEffect(() => {
     if (open) {
@@ -151,7 +164,13 @@ export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; on
             />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextField select label="Source" required value={form.source} onChange={(e) => set('source', e.target.value as DatasetSource)}>
+            <TextField
+              select
+              label="Source"
+              required
+              value={form.source}
+              onChange={(e) => set('source', e.target.value as DatasetSource)}
+            >
               {DATASET_SOURCES.map((s) => (
                 <MenuItem key={s} value={s}>
                   {DATASET_SOURCE_LABELS[s]}
@@ -175,7 +194,13 @@ export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; on
             </TextField>
           </Grid>
           <Grid size={12}>
-            <TextField label="Description" multiline minRows={2} value={form.description} onChange={(e) => set('description', e.target.value)} />
+            <TextField
+              label="Description"
+              multiline
+              minRows={2}
+              value={form.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
             <TextField
@@ -188,7 +213,13 @@ export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; on
             />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <TextField label="Citation" multiline minRows={3} value={form.citation} onChange={(e) => set('citation', e.target.value)} />
+            <TextField
+              label="Citation"
+              multiline
+              minRows={3}
+              value={form.citation}
+              onChange={(e) => set('citation', e.target.value)}
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
             <TextField
@@ -201,10 +232,20 @@ export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; on
             />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextField label="Period start" value={form.start} onChange={(e) => set('start', e.target.value)} helperText="e.g. 1990-01-01 or 1990Q1" />
+            <TextField
+              label="Period start"
+              value={form.start}
+              onChange={(e) => set('start', e.target.value)}
+              helperText="e.g. 1990-01-01 or 1990Q1"
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextField label="Period end" value={form.end} onChange={(e) => set('end', e.target.value)} helperText=" " />
+            <TextField
+              label="Period end"
+              value={form.end}
+              onChange={(e) => set('end', e.target.value)}
+              helperText=" "
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
             <TextField
@@ -219,18 +260,41 @@ export function AddDatasetDialog({ open, onClose, onAdded }: { open: boolean; on
             </TextField>
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextField label="Format" value={form.format} onChange={(e) => set('format', e.target.value)} helperText="csv, json, api…" />
+            <TextField
+              label="Format"
+              value={form.format}
+              onChange={(e) => set('format', e.target.value)}
+              helperText="csv, json, api…"
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextField label="License" value={form.license} onChange={(e) => set('license', e.target.value)} helperText="e.g. CC BY 4.0" />
+            <TextField
+              label="License"
+              value={form.license}
+              onChange={(e) => set('license', e.target.value)}
+              helperText="e.g. CC BY 4.0"
+            />
           </Grid>
-          <Grid size={{ xs: 12, md: 6 }} sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap' }}>
+          <Grid
+            size={{ xs: 12, md: 6 }}
+            sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap' }}
+          >
             <FormControlLabel
-              control={<Checkbox checked={form.apiAvailable} onChange={(e) => set('apiAvailable', e.target.checked)} />}
+              control={
+                <Checkbox
+                  checked={form.apiAvailable}
+                  onChange={(e) => set('apiAvailable', e.target.checked)}
+                />
+              }
               label="Available through an API"
             />
             <FormControlLabel
-              control={<Checkbox checked={form.hasFullText} onChange={(e) => set('hasFullText', e.target.checked)} />}
+              control={
+                <Checkbox
+                  checked={form.hasFullText}
+                  onChange={(e) => set('hasFullText', e.target.checked)}
+                />
+              }
               label="Has full text"
             />
           </Grid>

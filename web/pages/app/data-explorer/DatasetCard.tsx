@@ -37,16 +37,36 @@ function rangeText(d: Dataset): string {
 const FIELDS_SHOWN = 6;
 
 /** One catalog entry with the §3 Dataset fields. */
-export function DatasetCard({ dataset, onDelete }: { dataset: Dataset; onDelete?: (d: Dataset) => void }) {
+export function DatasetCard({
+  dataset,
+  onDelete,
+}: {
+  dataset: Dataset;
+  onDelete?: (d: Dataset) => void;
+}) {
   const d = dataset;
   const moreFields = d.fields.length - FIELDS_SHOWN;
   return (
-    <Card component="article" aria-label={d.name} data-testid="dataset-card" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+    <Card
+      component="article"
+      aria-label={d.name}
+      data-testid="dataset-card"
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+    >
       <CardContent sx={{ flexGrow: 1 }}>
-        <Typography variant="h6" component="h3" sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>
+        <Typography
+          variant="h6"
+          component="h3"
+          sx={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}
+        >
           {d.name}
         </Typography>
-        <Stack direction="row" spacing={1} sx={{ mt: 0.75, flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Stack
+          useFlexGap
+          direction="row"
+          spacing={1}
+          sx={{ mt: 0.75, flexWrap: 'wrap', rowGap: 0.5 }}
+        >
           <Chip size="small" color="primary" label={DATASET_SOURCE_LABELS[d.source]} />
           <Chip size="small" variant="outlined" label={DATASET_DATA_TYPE_LABELS[d.dataType]} />
           <Chip
@@ -65,7 +85,13 @@ export function DatasetCard({ dataset, onDelete }: { dataset: Dataset; onDelete?
         )}
         <Box
           component="dl"
-          sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1, m: 0, mt: 1.5 }}
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+            gap: 1,
+            m: 0,
+            mt: 1.5,
+          }}
         >
           <Fact label="Records">{formatNumber(d.recordCount)}</Fact>
           <Fact label="Period">{rangeText(d)}</Fact>
@@ -79,7 +105,12 @@ export function DatasetCard({ dataset, onDelete }: { dataset: Dataset; onDelete?
             <Typography variant="caption" color="text.secondary">
               Fields ({d.fields.length})
             </Typography>
-            <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5, mt: 0.5 }}>
+            <Stack
+              useFlexGap
+              direction="row"
+              spacing={0.5}
+              sx={{ flexWrap: 'wrap', rowGap: 0.5, mt: 0.5 }}
+            >
               {d.fields.slice(0, FIELDS_SHOWN).map((f) => (
                 <Chip
                   key={f.name}
@@ -94,7 +125,12 @@ export function DatasetCard({ dataset, onDelete }: { dataset: Dataset; onDelete?
           </Box>
         )}
         {d.metadata.citation && (
-          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1.5, overflowWrap: 'anywhere' }}>
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            component="p"
+            sx={{ mt: 1.5, overflowWrap: 'anywhere' }}
+          >
             Cite as: {d.metadata.citation}
           </Typography>
         )}

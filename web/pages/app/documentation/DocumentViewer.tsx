@@ -33,7 +33,15 @@ export function DocumentViewer({
   const doc = useDocument(id);
   const d = doc.data;
   return (
-    <Dialog open={id !== undefined} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="lg" fullScreen={fullScreen} scroll="paper">
+    <Dialog
+      open={id !== undefined}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="lg"
+      fullScreen={fullScreen}
+      scroll="paper"
+    >
       <DialogTitle id={titleId} sx={{ overflowWrap: 'anywhere' }}>
         {d?.name ?? 'Document'}
       </DialogTitle>
@@ -44,14 +52,27 @@ export function DocumentViewer({
             <Skeleton variant="rounded" height={200} />
           </Stack>
         ) : doc.isError ? (
-          <ErrorAlert error={doc.error} title="Could not open the document" onRetry={() => void doc.refetch()} />
+          <ErrorAlert
+            error={doc.error}
+            title="Could not open the document"
+            onRetry={() => void doc.refetch()}
+          />
         ) : d ? (
           <>
-            <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
+            <Stack
+              useFlexGap
+              direction="row"
+              spacing={1}
+              sx={{ mb: 2, flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}
+            >
               <Chip size="small" color="primary" label={DOCUMENT_CATEGORY_LABELS[d.category]} />
               <Chip size="small" variant="outlined" label={d.format.toUpperCase()} />
-              {d.validated && <Chip size="small" color="success" variant="outlined" label="Validated" />}
-              {d.reproducible && <Chip size="small" color="success" variant="outlined" label="Reproducible" />}
+              {d.validated && (
+                <Chip size="small" color="success" variant="outlined" label="Validated" />
+              )}
+              {d.reproducible && (
+                <Chip size="small" color="success" variant="outlined" label="Reproducible" />
+              )}
               <Typography variant="body2" color="text.secondary">
                 {d.project ? `${d.project} · ` : ''}
                 {formatBytes(d.size)} · {formatDateTime(d.created)}
@@ -65,7 +86,10 @@ export function DocumentViewer({
       </DialogContent>
       <DialogActions>
         {d && (
-          <Button startIcon={<DownloadIcon />} onClick={() => onDownload(d.id, `${d.name}.${d.format}`)}>
+          <Button
+            startIcon={<DownloadIcon />}
+            onClick={() => onDownload(d.id, `${d.name}.${d.format}`)}
+          >
             Download
           </Button>
         )}

@@ -56,13 +56,13 @@ export function DocumentsTable({
         <TableBody>
           {documents.map((d) => (
             <TableRow key={d.id} hover>
-              <TableCell sx={{ maxWidth: 320 }}>
+              <TableCell sx={{ minWidth: 200, maxWidth: 360 }}>
                 <Link
                   component="button"
                   type="button"
                   onClick={() => onOpen(d)}
                   underline="hover"
-                  sx={{ textAlign: 'left', fontWeight: 600, overflowWrap: 'anywhere' }}
+                  sx={{ textAlign: 'left', fontWeight: 600, overflowWrap: 'break-word' }}
                 >
                   {d.name}
                 </Link>
@@ -73,7 +73,11 @@ export function DocumentsTable({
                 )}
               </TableCell>
               <TableCell>
-                <Chip size="small" variant="outlined" label={DOCUMENT_CATEGORY_LABELS[d.category]} />
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  label={DOCUMENT_CATEGORY_LABELS[d.category]}
+                />
               </TableCell>
               <TableCell>{d.project ?? '—'}</TableCell>
               <TableCell>{d.format.toUpperCase()}</TableCell>
@@ -90,13 +94,21 @@ export function DocumentsTable({
               <TableCell align="right">
                 <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
                   <Tooltip title="Download">
-                    <IconButton size="small" aria-label={`Download ${d.name}`} onClick={() => onDownload(d)}>
+                    <IconButton
+                      size="small"
+                      aria-label={`Download ${d.name}`}
+                      onClick={() => onDownload(d)}
+                    >
                       <DownloadIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>
                   {d.canEdit && (
                     <Tooltip title="Delete">
-                      <IconButton size="small" aria-label={`Delete ${d.name}`} onClick={() => onDelete(d)}>
+                      <IconButton
+                        size="small"
+                        aria-label={`Delete ${d.name}`}
+                        onClick={() => onDelete(d)}
+                      >
                         <DeleteOutlinedIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>

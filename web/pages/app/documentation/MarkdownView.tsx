@@ -30,7 +30,13 @@ export function MarkdownView({ source }: { source: string }) {
         '& code': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
         '& table': { borderCollapse: 'collapse', my: 1, display: 'block', overflowX: 'auto' },
         '& th, & td': { border: 1, borderColor: 'divider', px: 1, py: 0.5, textAlign: 'left' },
-        '& blockquote': { borderLeft: 4, borderColor: 'divider', pl: 2, ml: 0, color: 'text.secondary' },
+        '& blockquote': {
+          borderLeft: 4,
+          borderColor: 'divider',
+          pl: 2,
+          ml: 0,
+          color: 'text.secondary',
+        },
         '& .katex-display': { overflowX: 'auto', overflowY: 'hidden', py: 0.5 },
         '& a': { color: 'primary.main' },
       }}

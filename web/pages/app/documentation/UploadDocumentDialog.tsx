@@ -90,10 +90,19 @@ export function UploadDocumentDialog({
         <Stack spacing={2} sx={{ pt: 1 }}>
           {upload.isError && <Alert severity="error">{upload.error.message}</Alert>}
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-            <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => inputRef.current?.click()}>
+            <Button
+              variant="outlined"
+              startIcon={<UploadFileIcon />}
+              onClick={() => inputRef.current?.click()}
+            >
               Choose file
             </Button>
-            <Typography variant="body2" color={wrongType ? 'error' : 'text.secondary'} sx={{ overflowWrap: 'anywhere' }} aria-live="polite">
+            <Typography
+              variant="body2"
+              color={wrongType ? 'error' : 'text.secondary'}
+              sx={{ overflowWrap: 'anywhere' }}
+              aria-live="polite"
+            >
               {file
                 ? wrongType
                   ? `${file.name} is not an accepted type`
@@ -111,9 +120,15 @@ export function UploadDocumentDialog({
             />
           </Stack>
           <Typography variant="caption" color="text.secondary">
-            Accepted: {DOCUMENT_UPLOAD_EXTENSIONS.join(' ')}. Markdown may contain math between $…$ or $$…$$.
+            Accepted: {DOCUMENT_UPLOAD_EXTENSIONS.join(' ')}. Markdown may contain math between $…$
+            or $$…$$.
           </Typography>
-          <TextField select label="Category" value={category} onChange={(e) => setCategory(e.target.value as DocumentCategory)}>
+          <TextField
+            select
+            label="Category"
+            value={category}
+            onChange={(e) => setCategory(e.target.value as DocumentCategory)}
+          >
             {DOCUMENT_CATEGORIES.map((c) => (
               <MenuItem key={c} value={c}>
                 {DOCUMENT_CATEGORY_LABELS[c]}
@@ -127,7 +142,13 @@ export function UploadDocumentDialog({
             helperText="Optional: the file name is used when left empty"
             slotProps={{ htmlInput: { maxLength: DOCUMENT_NAME_MAX } }}
           />
-          <TextField select label="Project" value={projectId} onChange={(e) => setProjectId(e.target.value)} helperText="Optional">
+          <TextField
+            select
+            label="Project"
+            value={projectId}
+            onChange={(e) => setProjectId(e.target.value)}
+            helperText="Optional"
+          >
             <MenuItem value="">No project</MenuItem>
             {editable.map((p) => (
               <MenuItem key={p.id} value={p.id}>

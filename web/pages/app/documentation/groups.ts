@@ -18,7 +18,11 @@ export const DOCUMENT_TABS = [
     label: 'Research Reports',
     categories: ['research_report', 'literature_review', 'validation_report'],
   },
-] as const satisfies ReadonlyArray<{ value: string; label: string; categories: readonly DocumentCategory[] }>;
+] as const satisfies ReadonlyArray<{
+  value: string;
+  label: string;
+  categories: readonly DocumentCategory[];
+}>;
 export type DocumentTab = (typeof DOCUMENT_TABS)[number]['value'];
 
 /** The chips: 'All Documents' and every category, in the spec's order. */

@@ -32,7 +32,13 @@ function statusColor(status: string) {
 }
 
 /** Sessions that are not completed: the first 5 (platform.md §9). */
-export function ActiveWorkflowsTable({ workflows, note }: { workflows: ActiveWorkflow[]; note?: string }) {
+export function ActiveWorkflowsTable({
+  workflows,
+  note,
+}: {
+  workflows: ActiveWorkflow[];
+  note?: string;
+}) {
   const rows = workflows.slice(0, ACTIVE_WORKFLOWS_LISTED);
   return (
     <SectionCard title="Active Agentic Workflows" subtitle="Agent sessions in progress">
@@ -63,13 +69,21 @@ export function ActiveWorkflowsTable({ workflows, note }: { workflows: ActiveWor
               {rows.map((w) => (
                 <TableRow key={w.sessionId} hover>
                   <TableCell>
-                    <Link component={RouterLink} to={sessionPath(w.team, w.sessionId)} underline="hover">
+                    <Link
+                      component={RouterLink}
+                      to={sessionPath(w.team, w.sessionId)}
+                      underline="hover"
+                    >
                       {w.workflow}
                     </Link>
                   </TableCell>
                   <TableCell>
                     {w.projectId && w.project ? (
-                      <Link component={RouterLink} to={`/app/projects/${w.projectId}`} underline="hover">
+                      <Link
+                        component={RouterLink}
+                        to={`/app/projects/${w.projectId}`}
+                        underline="hover"
+                      >
                         {w.project}
                       </Link>
                     ) : (
@@ -80,7 +94,11 @@ export function ActiveWorkflowsTable({ workflows, note }: { workflows: ActiveWor
                   </TableCell>
                   <TableCell align="right">{w.activeAgents}</TableCell>
                   <TableCell>
-                    <Chip size="small" label={statusLabel(w.status)} color={statusColor(w.status)} />
+                    <Chip
+                      size="small"
+                      label={statusLabel(w.status)}
+                      color={statusColor(w.status)}
+                    />
                   </TableCell>
                   <TableCell>
                     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>

@@ -50,7 +50,12 @@ function EventRow({
 }) {
   return (
     <ListItem disableGutters divider sx={{ display: 'block', py: 1 }}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+      <Stack
+        useFlexGap
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
+      >
         {example && <Chip size="small" label="Example" variant="outlined" color="warning" />}
         <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
           {teamName(team)}
@@ -86,13 +91,24 @@ export function RecentActivity({ events, note }: { events: ActivityEvent[]; note
     <SectionCard title="Recent Activity" subtitle="Latest events from your agent sessions">
       {shown.length === 0 ? (
         <>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="activity-examples-caption">
-            {note ?? 'No agent session has run yet.'} These are examples of what will appear here once
-            your teams start working.
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ mb: 1 }}
+            data-testid="activity-examples-caption"
+          >
+            {note ?? 'No agent session has run yet.'} These are examples of what will appear here
+            once your teams start working.
           </Typography>
           <List disablePadding aria-label="Example activity" data-testid="activity-examples">
             {EXAMPLE_EVENTS.map((e) => (
-              <EventRow key={e.message} team={e.team} message={e.message} project={e.project} example />
+              <EventRow
+                key={e.message}
+                team={e.team}
+                message={e.message}
+                project={e.project}
+                example
+              />
             ))}
           </List>
         </>

@@ -67,7 +67,11 @@ export function RecentProjects({ projects }: { projects: DashboardProject[] }) {
                     aria-label={`${project.title} progress`}
                   />
                 </Box>
-                <Typography variant="caption" color="text.secondary" sx={{ minWidth: 36, textAlign: 'right' }}>
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  sx={{ minWidth: 36, textAlign: 'right' }}
+                >
                   {Math.round(project.progress)}%
                 </Typography>
               </Stack>

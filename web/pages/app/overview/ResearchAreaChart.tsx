@@ -36,7 +36,13 @@ export function ResearchAreaChart({ data }: { data: AreaCount[] }) {
               },
             ]}
             xAxis={[{ label: 'Projects (count)', tickMinStep: 1, min: 0 }]}
-            series={[{ dataKey: 'count', label: 'Projects', color: (theme.vars ?? theme).palette.primary.main }]}
+            series={[
+              {
+                dataKey: 'count',
+                label: 'Projects',
+                color: (theme.vars ?? theme).palette.primary.main,
+              },
+            ]}
             hideLegend
             margin={{ right: 16 }}
           />

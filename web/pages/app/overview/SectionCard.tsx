@@ -17,8 +17,17 @@ export function SectionCard({
   children: ReactNode;
 }) {
   return (
-    <Paper variant="outlined" component="section" aria-label={title} sx={{ p: { xs: 2, md: 2.5 }, height: '100%' }}>
-      <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'flex-start', justifyContent: 'space-between' }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-label={title}
+      sx={{ p: { xs: 2, md: 2.5 }, height: '100%' }}
+    >
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ mb: 2, alignItems: 'flex-start', justifyContent: 'space-between' }}
+      >
         <Box sx={{ minWidth: 0 }}>
           <Typography variant="h6" component="h2">
             {title}
@@ -29,7 +38,7 @@ export function SectionCard({
             </Typography>
           )}
         </Box>
-        {action}
+        {action && <Box sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>{action}</Box>}
       </Stack>
       {children}
     </Paper>

@@ -27,7 +27,11 @@ function StatCard({ label, value, detail, icon, testId }: StatCardProps) {
   return (
     <Card sx={{ height: '100%' }} data-testid={testId}>
       <CardContent>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, color: 'text.secondary' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'center', mb: 1, color: 'text.secondary' }}
+        >
           <Box aria-hidden sx={{ display: 'flex', color: 'primary.main' }}>
             {icon}
           </Box>
@@ -35,7 +39,12 @@ function StatCard({ label, value, detail, icon, testId }: StatCardProps) {
             {label}
           </Typography>
         </Stack>
-        <Typography variant="h4" component="p" sx={{ fontWeight: 700 }} data-testid={`${testId}-value`}>
+        <Typography
+          variant="h4"
+          component="p"
+          sx={{ fontWeight: 700 }}
+          data-testid={`${testId}-value`}
+        >
           {value}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
@@ -55,7 +64,12 @@ function PercentMetric({ metric }: { metric: OptionalMetric }) {
     const reason = metric.reason ?? 'Not enough data yet.';
     return (
       <Tooltip title={reason}>
-        <Box component="span" tabIndex={0} aria-label={`Not available: ${reason}`} sx={{ cursor: 'help' }}>
+        <Box
+          component="span"
+          tabIndex={0}
+          aria-label={`Not available: ${reason}`}
+          sx={{ cursor: 'help' }}
+        >
           —
         </Box>
       </Tooltip>
@@ -129,7 +143,7 @@ export function StatCards({ stats }: { stats: DashboardStats }) {
   return (
     <Grid container spacing={2} component="section" aria-label="Key figures">
       {cards.map((card) => (
-        <Grid key={card.testId} size={{ xs: 12, sm: 6, md: 4, xl: 2 }}>
+        <Grid key={card.testId} size={{ xs: 6, md: 4, xl: 2 }}>
           <StatCard {...card} />
         </Grid>
       ))}

@@ -55,14 +55,17 @@ export function TeamsLauncher() {
                   component={RouterLink}
                   to={teamPath(team.id)}
                   sx={{ height: '100%', alignItems: 'stretch' }}
-                  aria-label={`${team.name} team (${team.maturity})`}
                 >
                   <CardContent>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
                       <Stack aria-hidden sx={{ color: 'primary.main' }}>
                         {details.icon}
                       </Stack>
-                      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
+                      <Typography
+                        variant="subtitle1"
+                        component="h3"
+                        sx={{ fontWeight: 600, flexGrow: 1 }}
+                      >
                         {team.name}
                       </Typography>
                       <Chip

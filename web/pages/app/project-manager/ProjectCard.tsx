@@ -28,7 +28,13 @@ export interface ProjectCardProps {
 }
 
 /** One project in the Project Manager grid (platform.md §2). */
-export function ProjectCard({ project, onEdit, onDelete, onToggleFavorite, favoriteBusy }: ProjectCardProps) {
+export function ProjectCard({
+  project,
+  onEdit,
+  onDelete,
+  onToggleFavorite,
+  favoriteBusy,
+}: ProjectCardProps) {
   const favoriteLabel = project.isFavorite
     ? `Remove ${project.title} from favorites`
     : `Add ${project.title} to favorites`;
@@ -69,14 +75,23 @@ export function ProjectCard({ project, onEdit, onDelete, onToggleFavorite, favor
             </span>
           </Tooltip>
         </Stack>
-        <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Stack
+          useFlexGap
+          direction="row"
+          spacing={1}
+          sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
+        >
           <ProjectStatusChip status={project.status} />
           <Typography variant="caption" color="text.secondary">
             Stage: {humanize(project.workflowStage)}
           </Typography>
         </Stack>
         {project.description && (
-          <Typography variant="body2" sx={{ mt: 1.5, overflowWrap: 'anywhere' }} data-testid="project-description">
+          <Typography
+            variant="body2"
+            sx={{ mt: 1.5, overflowWrap: 'anywhere' }}
+            data-testid="project-description"
+          >
             {truncate(project.description)}
           </Typography>
         )}
@@ -99,7 +114,12 @@ export function ProjectCard({ project, onEdit, onDelete, onToggleFavorite, favor
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2, pt: 0, flexWrap: 'wrap', gap: 0.5 }}>
         {canEditProject(project) && (
-          <Button size="small" startIcon={<EditOutlinedIcon />} onClick={() => onEdit(project)} aria-label={`Edit ${project.title}`}>
+          <Button
+            size="small"
+            startIcon={<EditOutlinedIcon />}
+            onClick={() => onEdit(project)}
+            aria-label={`Edit ${project.title}`}
+          >
             Edit
           </Button>
         )}

@@ -35,7 +35,11 @@ export function ProjectToolbar({
   // The selected area stays an option even if no listed project uses it any more.
   const areaOptions = area && !areas.includes(area) ? [...areas, area] : areas;
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2, alignItems: { md: 'center' } }}>
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={1.5}
+      sx={{ mb: 2, alignItems: { md: 'center' } }}
+    >
       <TextField
         label="Search projects"
         type="search"
@@ -61,6 +65,7 @@ export function ProjectToolbar({
         onChange={(e) => onAreaChange(e.target.value)}
         sx={{ minWidth: { md: 240 } }}
         fullWidth={false}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">All research areas</MenuItem>
         {areaOptions.map((a) => (
@@ -80,7 +85,12 @@ export function ProjectToolbar({
       >
         Sort: {PROJECT_SORT_LABELS[sort]}
       </Button>
-      <Menu id="project-sort-menu" anchorEl={sortAnchor} open={sortAnchor !== null} onClose={() => setSortAnchor(null)}>
+      <Menu
+        id="project-sort-menu"
+        anchorEl={sortAnchor}
+        open={sortAnchor !== null}
+        onClose={() => setSortAnchor(null)}
+      >
         {PROJECT_SORTS.map((s) => (
           <MenuItem
             key={s}

@@ -31,7 +31,10 @@ export function DatasetsSection({ project }: { project: Project }) {
   const available = (catalog.data?.datasets ?? []).filter((d) => !project.datasets.includes(d.id));
 
   const setDatasets = (ids: string[]) =>
-    update.mutate({ id: project.id, changes: { datasets: ids } }, { onSuccess: () => setChoice('') });
+    update.mutate(
+      { id: project.id, changes: { datasets: ids } },
+      { onSuccess: () => setChoice('') },
+    );
 
   return (
     <PanelSection
@@ -47,11 +50,16 @@ export function DatasetsSection({ project }: { project: Project }) {
       {catalog.isPending ? (
         <Skeleton variant="rounded" height={48} />
       ) : catalog.isError ? (
-        <ErrorAlert error={catalog.error} title="Could not load datasets" onRetry={() => void catalog.refetch()} />
+        <ErrorAlert
+          error={catalog.error}
+          title="Could not load datasets"
+          onRetry={() => void catalog.refetch()}
+        />
       ) : project.datasets.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           No dataset is attached yet.
-          {project.canEdit && ' Pick one from the catalog below, or add entries in the Data Explorer.'}
+          {project.canEdit &&
+            ' Pick one from the catalog below, or add entries in the Data Explorer.'}
         </Typography>
       ) : (
         <List dense disablePadding data-testid="project-datasets">

@@ -31,7 +31,12 @@ function TextList({ label, items }: { label: string; items: string[] }) {
       </Typography>
       <Box component="ol" sx={{ m: 0, pl: 3 }}>
         {items.map((item, i) => (
-          <Typography key={i} component="li" variant="body2" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
+          <Typography
+            key={i}
+            component="li"
+            variant="body2"
+            sx={{ mb: 0.5, overflowWrap: 'anywhere' }}
+          >
             {item}
           </Typography>
         ))}
@@ -44,12 +49,20 @@ function TextList({ label, items }: { label: string; items: string[] }) {
 export function DetailsSection({ project }: { project: Project }) {
   const m = project.metrics;
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="project-details-heading" sx={{ p: { xs: 2, md: 3 } }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="project-details-heading"
+      sx={{ p: { xs: 2, md: 3 } }}
+    >
       <Typography id="project-details-heading" variant="h6" component="h2" sx={{ mb: 2 }}>
         Details
       </Typography>
       {project.description && (
-        <Typography variant="body1" sx={{ mb: 2, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        <Typography
+          variant="body1"
+          sx={{ mb: 2, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >
           {project.description}
         </Typography>
       )}
@@ -96,7 +109,7 @@ export function DetailsSection({ project }: { project: Project }) {
             <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
               Authors
             </Typography>
-            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <Stack useFlexGap direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
               {project.authors.map((a) => (
                 <Chip key={a} label={a} size="small" variant="outlined" />
               ))}
@@ -142,9 +155,15 @@ export function DetailsSection({ project }: { project: Project }) {
             </Typography>
             <Box component="ul" sx={{ m: 0, pl: 3 }}>
               {project.agentConfigurations.map((c) => (
-                <Typography key={c.id} component="li" variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                <Typography
+                  key={c.id}
+                  component="li"
+                  variant="body2"
+                  sx={{ overflowWrap: 'anywhere' }}
+                >
                   <strong>{c.agentType}</strong>
-                  {Object.keys(c.configuration).length > 0 && `: ${JSON.stringify(c.configuration)}`}
+                  {Object.keys(c.configuration).length > 0 &&
+                    `: ${JSON.stringify(c.configuration)}`}
                 </Typography>
               ))}
             </Box>

@@ -29,7 +29,11 @@ export function DocumentsSection({ projectId }: { projectId: string }) {
       {documents.isPending ? (
         <Skeleton variant="rounded" height={48} />
       ) : documents.isError ? (
-        <ErrorAlert error={documents.error} title="Could not load documents" onRetry={() => void documents.refetch()} />
+        <ErrorAlert
+          error={documents.error}
+          title="Could not load documents"
+          onRetry={() => void documents.refetch()}
+        />
       ) : documents.data.documents.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           No documents yet. Agent teams save their reports here, or upload one in Documentation.
@@ -40,7 +44,11 @@ export function DocumentsSection({ projectId }: { projectId: string }) {
             <ListItem key={d.id} disableGutters>
               <ListItemText
                 primary={
-                  <Link component={RouterLink} to={`/app/documentation?doc=${d.id}`} underline="hover">
+                  <Link
+                    component={RouterLink}
+                    to={`/app/documentation?doc=${d.id}`}
+                    underline="hover"
+                  >
                     {d.name}
                   </Link>
                 }

@@ -11,7 +11,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
-import { PROJECT_MEMBER_ROLES, type Project, type ProjectMemberRole } from '../../../../common/projects';
+import {
+  PROJECT_MEMBER_ROLES,
+  type Project,
+  type ProjectMemberRole,
+} from '../../../../common/projects';
 import { ErrorAlert } from '../../../components';
 import {
   useAddProjectMember,
@@ -41,7 +45,11 @@ export function MembersSection({ project }: { project: Project }) {
       {members.isPending ? (
         <Skeleton variant="rounded" height={48} />
       ) : members.isError ? (
-        <ErrorAlert error={members.error} title="Could not load members" onRetry={() => void members.refetch()} />
+        <ErrorAlert
+          error={members.error}
+          title="Could not load members"
+          onRetry={() => void members.refetch()}
+        />
       ) : members.data.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           Only the owner works on this project.{manage && ' Invite a colleague by e-mail below.'}
@@ -65,7 +73,10 @@ export function MembersSection({ project }: { project: Project }) {
                 )
               }
             >
-              <ListItemText primary={m.displayName} secondary={`${m.email} · ${humanize(m.role)}`} />
+              <ListItemText
+                primary={m.displayName}
+                secondary={`${m.email} · ${humanize(m.role)}`}
+              />
             </ListItem>
           ))}
         </List>
@@ -76,7 +87,7 @@ export function MembersSection({ project }: { project: Project }) {
         </Alert>
       )}
       {manage && (
-        <Stack component="form" onSubmit={submit} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
+        <Stack component="form" onSubmit={submit} spacing={1.5} sx={{ mt: 2 }}>
           <TextField
             size="small"
             type="email"
@@ -90,8 +101,6 @@ export function MembersSection({ project }: { project: Project }) {
             label="Role"
             value={role}
             onChange={(e) => setRole(e.target.value as ProjectMemberRole)}
-            sx={{ minWidth: 150 }}
-            fullWidth={false}
           >
             {PROJECT_MEMBER_ROLES.map((r) => (
               <MenuItem key={r} value={r}>
@@ -99,7 +108,12 @@ export function MembersSection({ project }: { project: Project }) {
               </MenuItem>
             ))}
           </TextField>
-          <Button type="submit" variant="outlined" disabled={!email.trim() || add.isPending} sx={{ flexShrink: 0 }}>
+          <Button
+            type="submit"
+            variant="outlined"
+            disabled={!email.trim() || add.isPending}
+            sx={{ alignSelf: 'flex-start' }}
+          >
             Add member
           </Button>
         </Stack>

@@ -19,8 +19,17 @@ export function PanelSection({
   children: ReactNode;
 }) {
   return (
-    <Paper variant="outlined" component="section" aria-labelledby={`${id}-heading`} sx={{ p: { xs: 2, md: 3 } }}>
-      <Stack direction="row" spacing={1} sx={{ mb: 1.5, alignItems: 'flex-start', justifyContent: 'space-between' }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={`${id}-heading`}
+      sx={{ p: { xs: 2, md: 3 } }}
+    >
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ mb: 1.5, alignItems: 'flex-start', justifyContent: 'space-between' }}
+      >
         <Box>
           <Typography id={`${id}-heading`} variant="h6" component="h2">
             {title}
@@ -31,7 +40,7 @@ export function PanelSection({
             </Typography>
           )}
         </Box>
-        {action}
+        {action && <Box sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>{action}</Box>}
       </Stack>
       {children}
     </Paper>

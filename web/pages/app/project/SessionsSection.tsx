@@ -22,7 +22,11 @@ export function SessionsSection({ projectId }: { projectId: string }) {
   // A server without the agent runtime answers 404: that means "no sessions", not a failure.
   const unavailable = sessions.isError && (sessions.error as { status?: number }).status !== 404;
   return (
-    <PanelSection id="project-sessions" title="Agent sessions" subtitle="Work the agent teams did for this project">
+    <PanelSection
+      id="project-sessions"
+      title="Agent sessions"
+      subtitle="Work the agent teams did for this project"
+    >
       {sessions.isPending ? (
         <Skeleton variant="rounded" height={48} />
       ) : unavailable ? (
@@ -48,7 +52,11 @@ export function SessionsSection({ projectId }: { projectId: string }) {
               {list.map((s) => (
                 <TableRow key={s.sessionId} hover>
                   <TableCell>
-                    <Link component={RouterLink} to={sessionPath(s.teamId, s.sessionId)} underline="hover">
+                    <Link
+                      component={RouterLink}
+                      to={sessionPath(s.teamId, s.sessionId)}
+                      underline="hover"
+                    >
                       {teamName(s.teamId)}
                     </Link>
                   </TableCell>

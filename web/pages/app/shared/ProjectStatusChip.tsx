@@ -4,14 +4,20 @@ import { humanize } from './format';
 
 /** One colour per project status, the same on every screen. */
 export const PROJECT_STATUS_COLORS: Record<ProjectStatus, ChipProps['color']> = {
-  planning: 'info',
+  planning: 'secondary',
   active: 'success',
   paused: 'warning',
   completed: 'primary',
   archived: 'default',
 };
 
-export function ProjectStatusChip({ status, size = 'small' }: { status: ProjectStatus; size?: ChipProps['size'] }) {
+export function ProjectStatusChip({
+  status,
+  size = 'small',
+}: {
+  status: ProjectStatus;
+  size?: ChipProps['size'];
+}) {
   return (
     <Chip
       size={size}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, type TestApp } from '../../../test/app';
+import { agentSessionLogs, agentSessions } from '../../db/schema';
+import { client, type Client } from '../projects/testing';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type SessionInsert = typeof agentSessions.$inferInsert;
+
+async function addSession(values: Omit<SessionInsert, 'plan'> & { plan?: string[] }) {
+  const [row] = await t.ctx.db
+    .insert(agentSessions)
+    .values({ plan: ['a', 'b', 'c', 'd'], ...values })
+    .returning({ id: agentSessions.id });
+  return row!.id;
+}
+
+describe('GET /api/dashboard', () => {
+  it('is all zeros and empty lists for a new user, with reasons instead of invented numbers', async () => {
+    const u = client(t.app, (await createUser(t.app)).accessToken);
+    const res = await u.get('/api/dashboard');
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.stats).toMatchObject({
+      totalProjects: 0,
+      activeProjects: 0,
+      datasets: 0,
+      datasetsInUse: 0,
+      activeAgents: 0,
+      researchAreas: 0,
+    });
+    expect(d.stats.averageTimeReduction.value).toBeNull();
+    expect(d.stats.averageTimeReduction.reason).toMatch(/no agent sessions/i);
+    expect(d.stats.averageQualityImprovement.value).toBeNull();
+    expect(d.recentProjects).toEqual([]);
+    expect(d.recentActivity).toEqual([]);
+    expect(d.activeWorkflows).toEqual([]);
+    expect(d.researchAreaDistribution).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/dashboard' })).statusCode).toBe(401);
+  });
+
+  describe('with real data', () => {
+    let u: Client;
+    let userId: string;
+    let projectIds: string[];
+    beforeAll(async () => {
+      const user = await createUser(t.app);
+      userId = user.id;
+      u = client(t.app, user.accessToken);
+      const ds: string[] = [];
+      for (const name of ['GDP', 'CPI', 'Unused']) {
+        ds.push(
+          (await u.post('/api/datasets', { name, source: 'fred', dataType: 'time_series' })).body
+            .data.dataset.id,
+        );
+      }
+      projectIds = [];
+      const specs = [
+        { title: 'P1', researchArea: 'Macroeconomics', status: 'active', datasets: [ds[0]] },
+        { title: 'P2', researchArea: 'Macroeconomics', status: 'active', datasets: [ds[0], ds[1]] },
+        { title: 'P3', researchArea: 'Labor Economics', status: 'planning' },
+        { title: 'P4', researchArea: 'Econometrics', status: 'completed' },
+      ];
+      for (const spec of specs) {
+        projectIds.push((await u.post('/api/projects', spec)).body.data.project.id);
+        await sleep(5);
+      }
+      await u.put(`/api/projects/${projectIds[0]}`, { description: 'touched last' });
+      // Someone else's project and session must not count.
+      const other = client(t.app, (await createUser(t.app)).accessToken);
+      await other.post('/api/projects', { title: 'X', researchArea: 'Finance', status: 'active' });
+    });
+
+    it('counts projects, datasets in use and research areas from the user’s data', async () => {
+      const d = (await u.get('/api/dashboard')).body.data;
+      expect(d.stats).toMatchObject({
+        totalProjects: 4,
+        activeProjects: 2,
+        datasets: 3,
+        datasetsInUse: 2,
+        researchAreas: 3,
+      });
+      expect(d.recentProjects.map((p: { title: string }) => p.title)).toEqual(['P1', 'P4', 'P3']);
+      expect(d.recentProjects[0]).toMatchObject({
+        status: 'active',
+        researchArea: 'Macroeconomics',
+        progress: 0,
+        isFavorite: false,
+      });
+      expect(d.researchAreaDistribution).toEqual([
+        { area: 'Macroeconomics', count: 2 },
+        { area: 'Econometrics', count: 1 },
+        { area: 'Labor Economics', count: 1 },
+      ]);
+    });
+
+    it('derives agents, activity and workflows from agent sessions', async () => {
+      const running = await addSession({
+        teamId: 'literature',
+        ownerId: userId,
+        projectId: projectIds[0],
+        status: 'processing',
+        phase: 2,
+        results: [
+          { phase: 1, key: 'a', name: 'A', result: {}, completedAt: new Date().toISOString() },
+        ],
+      });
+      const waiting = await addSession({
+        teamId: 'ideation',
+        ownerId: userId,
+        status: 'waiting_for_input',
+        phase: 2,
+        results: [
+          { phase: 1, key: 'a', name: 'A', result: {}, completedAt: new Date().toISOString() },
+          { phase: 2, key: 'b', name: 'B', result: {}, completedAt: new Date().toISOString() },
+        ],
+      });
+      await addSession({
+        teamId: 'literature',
+        ownerId: userId,
+        status: 'completed',
+        finalOutputs: { report: 'r' },
+      });
+      await t.ctx.db.insert(agentSessionLogs).values([
+        { sessionId: running, seq: 1, message: 'Retrieved 37 works from OpenAlex' },
+        { sessionId: waiting, seq: 1, message: 'Generated 5 research questions' },
+      ]);
+      const d = (await u.get('/api/dashboard')).body.data;
+      expect(d.stats.activeAgents).toBe(1);
+      expect(d.recentActivity).toHaveLength(2);
+      expect(d.recentActivity.map((e: { message: string }) => e.message)).toEqual(
+        expect.arrayContaining([
+          'Retrieved 37 works from OpenAlex',
+          'Generated 5 research questions',
+        ]),
+      );
+      const lit = d.recentActivity.find((e: { sessionId: string }) => e.sessionId === running);
+      expect(lit).toMatchObject({
+        team: 'literature',
+        projectId: projectIds[0],
+        projectTitle: 'P1',
+      });
+      expect(d.activeWorkflows).toHaveLength(2);
+      const wf = d.activeWorkflows.find((w: { sessionId: string }) => w.sessionId === running);
+      expect(wf).toEqual({
+        sessionId: running,
+        workflow: 'Literature Review',
+        team: 'literature',
+        project: 'P1',
+        projectId: projectIds[0],
+        activeAgents: 1,
+        status: 'processing',
+        progress: 25,
+        performanceGain: null,
+      });
+      const idea = d.activeWorkflows.find((w: { sessionId: string }) => w.sessionId === waiting);
+      expect(idea).toMatchObject({
+        workflow: 'Ideation',
+        activeAgents: 0,
+        progress: 50,
+        project: null,
+      });
+      // Sessions exist, but none measured a gain: still no number.
+      expect(d.stats.averageTimeReduction.value).toBeNull();
+      expect(d.stats.averageTimeReduction.reason).toMatch(/measured/);
+    });
+
+    it('averages measured gains of completed sessions only', async () => {
+      await addSession({
+        teamId: 'literature',
+        ownerId: userId,
+        status: 'completed',
+        finalOutputs: { performance: { timeReductionPercent: 40, qualityImprovementPercent: 10 } },
+      });
+      await addSession({
+        teamId: 'data',
+        ownerId: userId,
+        status: 'completed',
+        finalOutputs: { performance: { timeReductionPercent: 20 } },
+      });
+      // Not completed: ignored.
+      await addSession({
+        teamId: 'data',
+        ownerId: userId,
+        status: 'error',
+        finalOutputs: { performance: { timeReductionPercent: 90 } },
+      });
+      const d = (await u.get('/api/dashboard')).body.data;
+      expect(d.stats.averageTimeReduction).toMatchObject({ value: 30, basedOn: 2 });
+      expect(d.stats.averageQualityImprovement).toMatchObject({ value: 10, basedOn: 1 });
+    });
+
+    it('lists at most 5 open workflows and 10 events', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        ids.push(await addSession({ teamId: 'model', ownerId: userId, status: 'idle' }));
+      }
+      await t.ctx.db.insert(agentSessionLogs).values(
+        Array.from({ length: 12 }, (_, i) => ({
+          sessionId: ids[0]!,
+          seq: i + 1,
+          message: `line ${i + 1}`,
+        })),
+      );
+      const d = (await u.get('/api/dashboard')).body.data;
+      expect(d.activeWorkflows).toHaveLength(5);
+      expect(d.recentActivity).toHaveLength(10);
+    });
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { breadcrumbsFor, initialsOf, isItemActive, NAV_SECTIONS } from './navigation';
+
+describe('navigation', () => {
+  it('has the spec sections, items, badges and default expansion', () => {
+    expect(NAV_SECTIONS.map((s) => [s.title, s.defaultOpen])).toEqual([
+      ['Dashboard', true],
+      ['Projects', true],
+      ['AI Research Teams', true],
+      ['Resources', false],
+    ]);
+    const teams = NAV_SECTIONS.find((s) => s.id === 'teams')!;
+    expect(teams.items.map((i) => `${i.label}${i.badge ? ` [${i.badge}]` : ''}`)).toEqual([
+      'Ideation',
+      'Literature',
+      'Data [New]',
+      'Model [New]',
+      'Code [New]',
+      'Customized Workflow [Beta]',
+    ]);
+    expect(teams.items.at(-1)!.to).toBe('/app/agent-workflow');
+    expect(NAV_SECTIONS.at(-1)!.items.map((i) => i.label)).toEqual([
+      'Data Explorer',
+      'Documentation',
+      'Settings',
+    ]);
+  });
+
+  it('marks Project Manager active on a project page, Overview only on /app', () => {
+    const pm = NAV_SECTIONS[1]!.items[0]!;
+    const overview = NAV_SECTIONS[0]!.items[0]!;
+    expect(isItemActive(pm, '/app/projects/abc')).toBe(true);
+    expect(isItemActive(pm, '/app/project-manager/')).toBe(true);
+    expect(isItemActive(overview, '/app')).toBe(true);
+    expect(isItemActive(overview, '/app/settings')).toBe(false);
+  });
+
+  it('builds breadcrumbs with links except for the current page', () => {
+    expect(breadcrumbsFor('/app')).toEqual([
+      { label: 'Dashboard', to: '/app' },
+      { label: 'Overview' },
+    ]);
+    expect(breadcrumbsFor('/app/projects/42')).toEqual([
+      { label: 'Dashboard', to: '/app' },
+      { label: 'Projects', to: '/app/project-manager' },
+      { label: 'Project' },
+    ]);
+    expect(breadcrumbsFor('/admin')).toEqual([{ label: 'Administration' }]);
+    expect(breadcrumbsFor('/app/code-team')).toEqual([
+      { label: 'Dashboard', to: '/app' },
+      { label: 'Code Team' },
+    ]);
+  });
+
+  it('takes up to two initials, and says User without a name', () => {
+    expect(initialsOf('Ada Lovelace')).toBe('AL');
+    expect(initialsOf('  john maynard keynes ')).toBe('JM');
+    expect(initialsOf('Ostrom')).toBe('O');
+    expect(initialsOf('émile durkheim')).toBe('ÉD');
+    expect(initialsOf('')).toBe('User');
+    expect(initialsOf('   ')).toBe('User');
+    expect(initialsOf(undefined)).toBe('User');
+  });
+});
