@@ -110,7 +110,8 @@ describe('Agent Workflow page', () => {
     await page.getByText('No agent sessions yet').waitFor();
     await page.getByRole('navigation', { name: 'Agent team screens' }).waitFor();
     expect(await page.getByRole('link', { name: 'Literature Review' }).count()).toBe(1);
-    expect(await page.getByRole('button', { name: 'Start' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('complementary', { name: 'Fun fact' }).waitFor();
     await expectAxeClean(page, 'empty overview');
     await page.screenshot({ path: `${SHOTS}/workflow-empty-desktop.png`, fullPage: true });
 
@@ -161,7 +162,7 @@ describe('Agent Workflow page', () => {
     await expectAxeClean(page, 'log tab');
 
     // Pause while phase 2 runs, then Start resumes it.
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await selectedStatus(page).filter({ hasText: 'Paused' }).waitFor({ timeout: 10_000 });
     await log.getByText('Paused by the user during phase 2').waitFor({ timeout: 10_000 });
     let session = await api<SessionReply>('GET', `/api/agents/sessions/${sessionId}`);
@@ -170,7 +171,7 @@ describe('Agent Workflow page', () => {
     await page.waitForTimeout(1500);
     expect(await elapsed.textContent()).toBe(pausedAt);
 
-    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
     await selectedStatus(page).filter({ hasText: 'Processing' }).waitFor({ timeout: 10_000 });
     await log.getByText('Resumed at phase 2').waitFor({ timeout: 10_000 });
 
@@ -185,7 +186,7 @@ describe('Agent Workflow page', () => {
     expect(await page.getByRole('button', { name: 'Reset' }).isDisabled()).toBe(true);
 
     // Start runs the reset session again from its first phase.
-    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
     await selectedStatus(page).filter({ hasText: 'Processing' }).waitFor({ timeout: 10_000 });
     await expect
       .poll(async () => log.getByText('Started Runtime Test Team session').count(), {
@@ -202,6 +203,7 @@ describe('Agent Workflow page', () => {
       await page.getByRole('article', { name: 'Runtime test quick run' }).textContent(),
     ).toContain('Inactive');
     await expectAxeClean(page, 'agent teams tab');
+    await page.screenshot({ path: `${SHOTS}/workflow-teams-desktop.png`, fullPage: true });
 
     // Research Stages: from the project's workflow stage.
     await page.getByRole('tab', { name: 'Research Stages' }).click();

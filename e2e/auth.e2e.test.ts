@@ -44,7 +44,7 @@ afterAll(async () => {
 async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${server.baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: false }).first().fill(password);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -57,11 +57,8 @@ describe('accounts in the browser', () => {
       await page.goto(`${server.baseUrl}/register`);
       await page.getByLabel('Display name').fill(user.name);
       await page.getByLabel('Email').fill(user.email);
-      await page
-        .getByRole('textbox', { name: 'Password', exact: false })
-        .first()
-        .fill(user.password);
-      await page.getByLabel('Confirm password').fill(user.password);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+      await page.getByRole('textbox', { name: 'Confirm password' }).fill(user.password);
       await page.getByLabel('Reason').fill('Research on labour markets');
       await page.getByRole('button', { name: 'Sign Up' }).click();
       await page.waitForURL(`${server.baseUrl}/login`);
@@ -71,11 +68,8 @@ describe('accounts in the browser', () => {
       await page.goto(`${server.baseUrl}/register`);
       await page.getByLabel('Display name').fill('Someone');
       await page.getByLabel('Email').fill(user.email);
-      await page
-        .getByRole('textbox', { name: 'Password', exact: false })
-        .first()
-        .fill(user.password);
-      await page.getByLabel('Confirm password').fill(user.password);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+      await page.getByRole('textbox', { name: 'Confirm password' }).fill(user.password);
       await page.getByRole('button', { name: 'Sign Up' }).click();
       await expect(page.getByTestId('register-error').textContent()).resolves.toBe(
         'An account with this email already exists',
@@ -172,12 +166,14 @@ describe('accounts in the browser', () => {
       page.on('response', (r) => {
         if (r.status() === 401) unauthorised.push(r.url());
       });
-      await page.goto(`${server.baseUrl}/app`);
-      // The shell's data loads (notifications answered for this user) and we stay in /app.
-      await page.getByRole('button', { name: /^Notifications/ }).waitFor();
-      await page.waitForResponse(
+      const notificationsLoaded = page.waitForResponse(
         (r) => r.url().includes('/api/notifications') && r.status() === 200,
       );
+      await page.goto(`${server.baseUrl}/app`);
+      // The shell's data loads (the approval notification of this user) and we stay in /app.
+      await notificationsLoaded;
+      await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+      await screenshot(page, 'refreshed-1440');
       expect(page.url()).toBe(`${server.baseUrl}/app`);
       const items = await storedItems(page);
       expect(items.accessToken).not.toBe('garbage.token.value');
@@ -282,7 +278,7 @@ describe('accounts in the browser', () => {
 
       await nav.getByRole('link', { name: /Customized Workflow/ }).click();
       await page.waitForURL(`${server.baseUrl}/app/agent-workflow`);
-      await nav.getByRole('link', { name: /^Data/ }).click();
+      await nav.getByRole('link', { name: 'Data New' }).click();
       await page.waitForURL(`${server.baseUrl}/app/data-team`);
       await page.getByText('The Data team screen is coming soon.').waitFor();
 
@@ -298,10 +294,12 @@ describe('accounts in the browser', () => {
       await page.getByRole('searchbox', { name: 'Search projects' }).press('Enter');
       await page.waitForURL(`${server.baseUrl}/app/project-manager?search=labour%20supply`);
 
-      await page.goto(`${server.baseUrl}/app`);
+      // The shell around a page of its own (the Overview page has its own tests).
+      await page.goto(`${server.baseUrl}/app/ideation-team`);
       await nav.waitFor();
+      await page.getByText('The Ideation team screen is coming soon.').waitFor();
       await screenshot(page, 'shell-1440');
-      await expectAxeClean(page, '/app @1440');
+      await expectAxeClean(page, '/app shell @1440');
 
       await page.getByRole('button', { name: 'Account menu' }).click();
       const menu = page.getByRole('menu', { name: 'Account' });
@@ -326,9 +324,10 @@ describe('accounts in the browser', () => {
     try {
       const { page } = phone;
       await storeSession(page, server, session);
-      await page.goto(`${server.baseUrl}/app`);
+      await page.goto(`${server.baseUrl}/app/literature-team`);
       // The permanent drawer is hidden; the menu button opens the temporary one.
       await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+      await page.getByText('The Literature team screen is coming soon.').waitFor();
       await expect(page.getByRole('navigation', { name: 'Main navigation' }).count()).resolves.toBe(
         0,
       );

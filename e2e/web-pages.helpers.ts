@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { E2E_ADMIN, apiLogin, type RunningServer } from './harness';
+import { E2E_ADMIN, apiLogin, seriousA11yViolations, type RunningServer } from './harness';
 
 /**
  * Helpers shared by the app-screen browser tests (projects, dashboard, settings, documents,
@@ -84,3 +84,25 @@ export const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'wide', width: 1440, height: 900 },
 ] as const;
+
+/** Waits until no skeleton or spinner region says it is busy. */
+export async function settled(page: Page) {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, {
+    timeout: 20_000,
+  });
+}
+
+/** Fails with the list of serious and critical axe-core violations, if any. */
+export async function expectAxeClean(page: Page, where: string) {
+  const violations = await seriousA11yViolations(page);
+  if (violations.length > 0) {
+    throw new Error(
+      `${where}: ${violations.length} serious accessibility violation(s):\n` +
+        violations
+          .map(
+            (v) => `- ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+          )
+          .join('\n'),
+    );
+  }
+}

@@ -150,20 +150,22 @@ describe('a session of the test team through its checkpoints', () => {
     await c.waitFor(id, waitingAt(2));
     await c.feedback(id, 'Approved');
     await c.waitFor(id, hasStatus('completed'));
-    const rows = await t.ctx.db
-      .select()
-      .from(notifications)
-      .where(eq(notifications.userId, userId));
-    const kinds = rows
-      .map((r) => r.kind)
-      .filter((k) => k.startsWith('session_'))
-      .sort();
-    expect(kinds).toEqual(['session_completed', 'session_waiting', 'session_waiting']);
-    expect(
-      rows
-        .filter((r) => r.kind.startsWith('session_'))
-        .every((r) => r.link === `/app/runtime-test?session=${id}`),
-    ).toBe(true);
+    // The notification is written right after the status change the poll saw.
+    const sessionNotes = async () =>
+      (await t.ctx.db.select().from(notifications).where(eq(notifications.userId, userId))).filter(
+        (r) => r.kind.startsWith('session_'),
+      );
+    const deadline = Date.now() + 5000;
+    while ((await sessionNotes()).length < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const rows = await sessionNotes();
+    expect(rows.map((r) => r.kind).sort()).toEqual([
+      'session_completed',
+      'session_waiting',
+      'session_waiting',
+    ]);
+    expect(rows.every((r) => r.link === `/app/runtime-test?session=${id}`)).toBe(true);
   });
 });
 

@@ -250,6 +250,11 @@ export function createWsHub(
   return {
     async register(app) {
       await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE } });
+      // An upgrade refused before @fastify/websocket saw it (401 from access control runs first)
+      // leaves its socket open: close it once the refusal is sent, or it leaks.
+      app.addHook('onResponse', async (request) => {
+        if (request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket?.destroy();
+      });
       app.get(
         WS_PATH,
         {

@@ -57,8 +57,14 @@ describe('AdminGuard', () => {
   it('asks to log in when the profile cannot be loaded (refresh fails too)', async () => {
     setAuth({ accessToken: 'bad', refreshToken: 'bad' });
     const { calls } = mockFetch({
-      'GET /api/auth/profile': () => ({ status: 401, json: { success: false, error: 'x', message: 'x' } }),
-      'POST /api/auth/refresh': () => ({ status: 401, json: { success: false, error: 'x', message: 'x' } }),
+      'GET /api/auth/profile': () => ({
+        status: 401,
+        json: { success: false, error: 'x', message: 'x' },
+      }),
+      'POST /api/auth/refresh': () => ({
+        status: 401,
+        json: { success: false, error: 'x', message: 'x' },
+      }),
     });
     renderGuard();
     expect(await screen.findByText('Please log in to access admin features.')).toBeTruthy();

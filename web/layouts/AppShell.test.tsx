@@ -54,9 +54,11 @@ describe('AppShell', () => {
     renderShell();
     const nav = screen.getAllByRole('navigation', { name: 'Main navigation' })[0]!;
     const teams = within(nav).getByRole('list', { name: 'AI Research Teams' });
-    expect(within(teams).getByRole('link', { name: /Customized Workflow/ }).getAttribute('href')).toBe(
-      '/app/agent-workflow',
-    );
+    expect(
+      within(teams)
+        .getByRole('link', { name: /Customized Workflow/ })
+        .getAttribute('href'),
+    ).toBe('/app/agent-workflow');
     expect(within(teams).getAllByText('New')).toHaveLength(3);
     expect(within(teams).getByText('Beta')).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: 'Settings' })).toBeNull();
@@ -118,7 +120,7 @@ describe('AppShell', () => {
     });
     signIn({ displayName: 'Ada Lovelace', email: 'ada@example.org' });
     renderShell();
-    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Account menu/ }));
     const menu = await screen.findByRole('menu', { name: 'Account' });
     expect(within(menu).getByText('Ada Lovelace')).toBeTruthy();
     expect(within(menu).getByText('ada@example.org')).toBeTruthy();

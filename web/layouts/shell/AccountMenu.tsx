@@ -39,7 +39,8 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
     <>
       <Tooltip title="Account">
         <IconButton
-          aria-label="Account menu"
+          // The initials are visible, so they are part of the name (WCAG 2.5.3).
+          aria-label={`Account menu, ${initials}`}
           aria-haspopup="menu"
           aria-expanded={open}
           aria-controls={open ? 'account-menu' : undefined}
@@ -47,7 +48,6 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
           sx={{ p: 0.5 }}
         >
           <Avatar
-            aria-hidden
             data-testid="account-avatar"
             sx={{
               width: 36,

@@ -50,7 +50,7 @@ export function NotificationsMenu() {
           onClick={(e) => setAnchor(e.currentTarget)}
         >
           <Badge
-            badgeContent={unread}
+            badgeContent={unread > 0 ? unread : undefined}
             color="error"
             max={99}
             // The count is in the button's name already; the bubble is decoration.

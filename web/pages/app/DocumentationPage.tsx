@@ -115,8 +115,13 @@ export default function DocumentationPage() {
     );
   };
 
+  // The chip's category, else the tab's first; the all-documents tab defaults to a report.
   const defaultUploadCategory: DocumentCategory =
-    chip !== 'all' ? chip : (tabCategories(tab)[0] ?? 'research_report');
+    chip !== 'all'
+      ? chip
+      : tab === 'documents'
+        ? 'research_report'
+        : (tabCategories(tab)[0] ?? 'research_report');
 
   return (
     <>

@@ -264,13 +264,18 @@ export default function SettingsPage() {
                 >
                   {dirty ? 'Unsaved changes' : 'All changes saved'}
                 </Typography>
-                <Button onClick={discard} disabled={!dirty || save.isPending}>
+                <Button
+                  onClick={discard}
+                  disabled={!dirty || save.isPending}
+                  sx={{ flexShrink: 0 }}
+                >
                   Discard
                 </Button>
                 <Button
                   variant="contained"
                   onClick={onSave}
                   disabled={save.isPending}
+                  sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
                   startIcon={
                     save.isPending ? <CircularProgress size={16} color="inherit" /> : undefined
                   }

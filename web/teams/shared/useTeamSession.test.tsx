@@ -399,7 +399,14 @@ describe('useTeamSession', () => {
     http.session = makeSession({ status: 'waiting_for_input', checkpoint: 2 });
     http.logs = ['a', 'b'];
     const t = setup({ initialSessionId: SESSION_ID }, http);
+    // Not read yet: not claimed to be processing, and marked as unsynced.
+    expect(t.hook.result.current).toMatchObject({
+      sessionId: SESSION_ID,
+      status: 'idle',
+      synced: false,
+    });
     await t.advance(0);
+    expect(t.hook.result.current.synced).toBe(true);
     expect(t.hook.result.current.status).toBe('waiting_for_input');
     expect(t.hook.result.current.checkpoint).toBe(2);
     expect(t.hook.result.current.logs).toEqual(['a', 'b']);

@@ -24,6 +24,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { errorText } from '../../../components/ErrorAlert';
 import { PageHeader } from '../../../components/PageHeader';
 import type { TeamSessionEndpoints } from '../../../teams/shared/endpoints';
+import { FUN_FACTS_FOOTER_SPACE, FunFactsFooter } from '../../../teams/shared/FunFactsFooter';
 import { useTeamSession } from '../../../teams/shared/useTeamSession';
 import { teamName as fallbackTeamName } from '../shared/teams';
 import { AgentTeamsTab } from './AgentTeamsTab';
@@ -215,7 +216,7 @@ export function WorkflowView({
   const sessionLabel = selected ? `${teamName(selected.teamId)} session` : undefined;
 
   return (
-    <Box>
+    <Box sx={{ pb: FUN_FACTS_FOOTER_SPACE }}>
       <PageHeader
         title="Agent Workflow"
         subtitle="Your agent sessions live: what runs, how far each has got, and what the agents log."
@@ -345,6 +346,8 @@ export function WorkflowView({
         onConfirm={() => runControl('reset', 'Could not reset the session')}
         onCancel={() => setConfirmReset(false)}
       />
+      {/* platform.md §1: agent screens carry the rotating fun-facts footer. */}
+      <FunFactsFooter />
     </Box>
   );
 }

@@ -10,6 +10,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
 import RemoveIcon from '@mui/icons-material/Remove';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
@@ -37,6 +41,71 @@ export function DocumentsTable({
   onDownload: (d: DocumentSummary) => void;
   onDelete: (d: DocumentSummary) => void;
 }) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const actions = (d: DocumentSummary) => (
+    <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+      <Tooltip title="Download">
+        <IconButton size="small" aria-label={`Download ${d.name}`} onClick={() => onDownload(d)}>
+          <DownloadIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      {d.canEdit && (
+        <Tooltip title="Delete">
+          <IconButton size="small" aria-label={`Delete ${d.name}`} onClick={() => onDelete(d)}>
+            <DeleteOutlinedIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
+    </Stack>
+  );
+  const nameLink = (d: DocumentSummary) => (
+    <Link
+      component="button"
+      type="button"
+      onClick={() => onOpen(d)}
+      underline="hover"
+      sx={{ textAlign: 'left', fontWeight: 600, overflowWrap: 'break-word' }}
+    >
+      {d.name}
+    </Link>
+  );
+  if (phone) {
+    // A phone has no room for nine columns: one entry per document instead.
+    return (
+      <List disablePadding aria-label="Documents" data-testid="documents-table">
+        {documents.map((d) => (
+          <ListItem key={d.id} divider sx={{ display: 'block', py: 1.5 }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <Stack sx={{ flexGrow: 1, minWidth: 0 }} spacing={0.5}>
+                {nameLink(d)}
+                <Typography variant="body2" color="text.secondary">
+                  {DOCUMENT_CATEGORY_LABELS[d.category]} · {d.format.toUpperCase()} ·{' '}
+                  {formatBytes(d.size)} · {formatDate(d.created)}
+                </Typography>
+                {d.project && (
+                  <Typography variant="body2" color="text.secondary">
+                    {d.project}
+                  </Typography>
+                )}
+                {(d.validated || d.reproducible) && (
+                  <Stack direction="row" spacing={0.5}>
+                    {d.validated && (
+                      <Chip size="small" variant="outlined" color="success" label="Validated" />
+                    )}
+                    {d.reproducible && (
+                      <Chip size="small" variant="outlined" color="success" label="Reproducible" />
+                    )}
+                  </Stack>
+                )}
+              </Stack>
+              {actions(d)}
+            </Stack>
+          </ListItem>
+        ))}
+      </List>
+    );
+  }
   return (
     <TableContainer>
       <Table size="small" aria-label="Documents" data-testid="documents-table">
@@ -57,15 +126,7 @@ export function DocumentsTable({
           {documents.map((d) => (
             <TableRow key={d.id} hover>
               <TableCell sx={{ minWidth: 200, maxWidth: 360 }}>
-                <Link
-                  component="button"
-                  type="button"
-                  onClick={() => onOpen(d)}
-                  underline="hover"
-                  sx={{ textAlign: 'left', fontWeight: 600, overflowWrap: 'break-word' }}
-                >
-                  {d.name}
-                </Link>
+                {nameLink(d)}
                 {d.origin === 'session' && (
                   <Typography variant="caption" color="text.secondary" component="div">
                     Saved by an agent team
@@ -91,30 +152,7 @@ export function DocumentsTable({
               <TableCell align="center">
                 <YesNo value={d.reproducible} label="Reproducible" />
               </TableCell>
-              <TableCell align="right">
-                <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                  <Tooltip title="Download">
-                    <IconButton
-                      size="small"
-                      aria-label={`Download ${d.name}`}
-                      onClick={() => onDownload(d)}
-                    >
-                      <DownloadIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  {d.canEdit && (
-                    <Tooltip title="Delete">
-                      <IconButton
-                        size="small"
-                        aria-label={`Delete ${d.name}`}
-                        onClick={() => onDelete(d)}
-                      >
-                        <DeleteOutlinedIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  )}
-                </Stack>
-              </TableCell>
+              <TableCell align="right">{actions(d)}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,0 +1,282 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { apiLogin, E2E_ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  apiCall,
+  createAccount,
+  DESKTOP,
+  expectAxeClean,
+  newPage,
+  PHONE,
+  screenshot,
+  storeSession,
+  type Session,
+} from './webshell.helpers';
+
+/**
+ * /admin against the real server: the guard's three messages and its redirect, the stat cards,
+ * approve/reject with the spec's messages (also failures), the edit dialog that really saves,
+ * and the waiting list with its CSV export; axe-clean on a phone and a wide screen.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+let admin: Session;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  admin = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('admin guard', () => {
+  it('redirects to /login without stored auth', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${server.baseUrl}/admin`);
+      await page.waitForURL(`${server.baseUrl}/login`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses a researcher', async () => {
+    const account = {
+      email: 'res@e2e.example',
+      password: 'researcher-pass',
+      displayName: 'Res Earcher',
+    };
+    await createAccount(server, admin.tokens.accessToken, account);
+    const session = await apiLogin(server.baseUrl, account.email, account.password);
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, session);
+      await page.goto(`${server.baseUrl}/admin`);
+      await page.getByText('Access denied. Admin privileges required.').waitFor();
+      await expect(
+        page.getByRole('heading', { name: 'Administration', level: 1 }).count(),
+      ).resolves.toBe(1);
+      await expect(page.getByText('Total Users').count()).resolves.toBe(0);
+      await expectAxeClean(page, 'access denied');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('asks to log in when the stored tokens are garbage', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, {
+        ...admin,
+        tokens: { accessToken: 'garbage', refreshToken: 'garbage' },
+      });
+      await page.goto(`${server.baseUrl}/admin`);
+      await page.getByText('Please log in to access admin features.').waitFor();
+      // The failed refresh removed the stored session.
+      await expect(page.evaluate(() => localStorage.getItem('accessToken'))).resolves.toBeNull();
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.baseUrl}/login`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says verification failed when the profile call breaks', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, admin);
+      await page.route('**/api/auth/profile', (route) => route.abort('connectionrefused'));
+      await page.goto(`${server.baseUrl}/admin`);
+      await page.getByText('Failed to verify admin status. Please log in.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('admin page', () => {
+  it('approves, rejects and edits users with the spec messages; edits are saved', async () => {
+    const ids: Record<string, string> = {};
+    for (const [key, displayName] of [
+      ['p1', 'Pending One'],
+      ['p2', 'Pending Two'],
+      ['p3', 'Pending Three'],
+    ] as const) {
+      ids[key] = await createAccount(
+        server,
+        admin.tokens.accessToken,
+        { email: `${key}@e2e.example`, password: 'pending-password', displayName },
+        { pending: true },
+      );
+    }
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, admin);
+      await page.goto(`${server.baseUrl}/admin`);
+      const message = page.getByTestId('admin-message');
+      const row = (key: string) => page.getByTestId(`user-row-${key}@e2e.example`);
+      await row('p1').waitFor();
+
+      // Stat cards count by role; three pending researchers plus earlier accounts.
+      const users = await apiCall<{ data: { users: Array<{ role: string }> } }>(
+        server,
+        'GET',
+        '/api/auth/users',
+        {
+          token: admin.tokens.accessToken,
+        },
+      );
+      const all = users.json.data.users;
+      await expect(page.getByTestId('stat-total-users').textContent()).resolves.toBe(
+        String(all.length),
+      );
+      await expect(page.getByTestId('stat-admin-users').textContent()).resolves.toBe(
+        String(all.filter((u) => u.role === 'admin').length),
+      );
+      await expect(page.getByTestId('stat-researchers').textContent()).resolves.toBe(
+        String(all.filter((u) => u.role === 'researcher').length),
+      );
+      // Approve and reject appear only for pending users.
+      await expect(
+        page
+          .getByTestId(`user-row-${E2E_ADMIN.email}`)
+          .getByRole('button', { name: /^Approve/ })
+          .count(),
+      ).resolves.toBe(0);
+
+      await row('p1').getByRole('button', { name: 'Approve Pending One' }).click();
+      await expect(message.textContent()).resolves.toBe('User approved successfully!');
+      await row('p1').getByText('approved').waitFor();
+
+      await row('p2').getByRole('button', { name: 'Reject Pending Two' }).click();
+      await message.getByText('User rejected successfully!').waitFor();
+      await row('p2').getByText('rejected').waitFor();
+      await expect(
+        row('p2')
+          .getByRole('button', { name: /^Reject/ })
+          .count(),
+      ).resolves.toBe(0);
+
+      // Failure with a server message shows it; without one, the fallback text.
+      await page.route('**/api/auth/users/*/status', (route) =>
+        route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            success: false,
+            error: 'Conflict',
+            message: 'User was already decided',
+          }),
+        }),
+      );
+      await row('p3').getByRole('button', { name: 'Approve Pending Three' }).click();
+      await message.getByText('User was already decided').waitFor();
+      await page.unroute('**/api/auth/users/*/status');
+      await page.route('**/api/auth/users/*/status', (route) =>
+        route.fulfill({ status: 500, body: 'oops' }),
+      );
+      await row('p3').getByRole('button', { name: 'Reject Pending Three' }).click();
+      await message.getByText('Failed to reject user').waitFor();
+      await page.unroute('**/api/auth/users/*/status');
+      await row('p3').getByText('pending').waitFor();
+
+      // Edit: name and role change, the email cannot.
+      await row('p1').getByRole('button', { name: 'Edit Pending One' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit user' });
+      const email = dialog.getByLabel('Email');
+      await expect(email.inputValue()).resolves.toBe('p1@e2e.example');
+      await expect(email.getAttribute('readonly')).resolves.not.toBeNull();
+      await dialog.getByText('The email address cannot be changed.').waitFor();
+      await dialog.getByLabel('Name').fill('Approved Viewer');
+      await dialog.getByLabel('Role').click();
+      await page.getByRole('option', { name: 'Viewer' }).click();
+      await expectAxeClean(page, 'edit dialog');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await message.getByText('User updated successfully').waitFor();
+      await row('p1').getByText('Approved Viewer').waitFor();
+      const saved = await apiCall<{
+        data: { users: Array<{ id: string; displayName: string; role: string }> };
+      }>(server, 'GET', '/api/auth/users', { token: admin.tokens.accessToken });
+      expect(saved.json.data.users.find((u) => u.id === ids.p1)).toMatchObject({
+        displayName: 'Approved Viewer',
+        role: 'viewer',
+      });
+      // Cancel changes nothing.
+      await row('p1').getByRole('button', { name: 'Edit Approved Viewer' }).click();
+      await dialog.getByLabel('Name').fill('Not Saved');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.reload();
+      await row('p1').getByText('Approved Viewer').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lists the waiting list and exports it as CSV through a download token', async () => {
+    const joined = await apiCall(server, 'POST', '/api/waiting-list', {
+      body: {
+        name: 'Export Person',
+        email: 'export@e2e.example',
+        affiliation: 'Uni',
+        interestArea: 'Other',
+      },
+    });
+    expect(joined.status).toBe(201);
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, admin);
+      await page.goto(`${server.baseUrl}/admin`);
+      await page.getByRole('tab', { name: 'Waiting List' }).click();
+      const table = page.getByRole('table', { name: 'Waiting list' });
+      await table.getByText('export@e2e.example').waitFor();
+      await expect(page.getByTestId('stat-waiting-list').textContent()).resolves.toBe('1');
+
+      const tokenReply = page.waitForResponse((r) =>
+        r.url().endsWith('/api/waiting-list/export-token'),
+      );
+      const popup = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      expect((await tokenReply).status()).toBe(200);
+      const tab = await popup;
+      const download = await tab.waitForEvent('download');
+      expect(download.url()).toContain('/api/waiting-list/export.csv?token=');
+      expect(download.suggestedFilename()).toMatch(/^waiting-list-\d{4}-\d{2}-\d{2}\.csv$/);
+      const file = await download.path();
+      const csv = fs.readFileSync(file, 'utf8');
+      expect(csv).toContain('export@e2e.example');
+      expect(csv).toContain('Export Person');
+      // The token is bound to the export; without it the file is refused.
+      const bare = await apiCall(server, 'GET', '/api/waiting-list/export.csv');
+      expect(bare.status).toBe(401);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`is axe-clean at ${viewport.width}px`, async () => {
+      const { context, page } = await newPage(browser, viewport);
+      try {
+        await storeSession(page, server, admin);
+        await page.goto(`${server.baseUrl}/admin`);
+        await page.getByRole('table', { name: 'Users' }).waitFor();
+        await screenshot(page, `admin-${viewport.width}`);
+        await expectAxeClean(page, `/admin @${viewport.width}`);
+        await page.getByRole('tab', { name: 'Waiting List' }).click();
+        await page.getByRole('tabpanel').getByRole('button', { name: 'Export CSV' }).waitFor();
+        await screenshot(page, `admin-waiting-${viewport.width}`);
+        await expectAxeClean(page, `/admin waiting list @${viewport.width}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

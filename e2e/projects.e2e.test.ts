@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  VIEWPORTS,
+  approvedUser,
+  call,
+  expectAxeClean,
+  openSignedIn,
+  settled,
+  shot,
+  type Session,
+} from './web-pages.helpers';
+
+/**
+ * Project Manager and project page against the real server: a researcher creates a project (the
+ * Create rule of platform.md §5), sees it on the dashboard and in the list, favorites it, edits
+ * it, opens it, and deletes it after the exact confirm question; a viewer member sees no Edit or
+ * Delete; search from the URL; axe-clean at phone and desktop width.
+ */
+
+const DELETE_QUESTION =
+  'Are you sure you want to delete this project? This action cannot be undone.';
+
+let server: RunningServer;
+let browser: Browser;
+let rita: Session;
+let vera: Session;
+
+interface ProjectRow {
+  id: string;
+  title: string;
+  description: string;
+  isFavorite: boolean;
+  status: string;
+}
+
+async function listProjects(s: Session) {
+  const r = await call<{ data: { projects: ProjectRow[]; total: number } }>(
+    server.baseUrl,
+    'GET',
+    '/api/projects',
+    { token: s.tokens.accessToken },
+  );
+  return r.body.data.projects;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  rita = await approvedUser(server, {
+    email: 'rita.projects@e2e.example',
+    password: 'rita-password-1',
+    displayName: 'Rita Researcher',
+  });
+  vera = await approvedUser(
+    server,
+    { email: 'vera.viewer@e2e.example', password: 'vera-password-1', displayName: 'Vera Viewer' },
+    'viewer',
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(width = 1440, height = 900): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  return page;
+}
+
+describe('Project Manager', () => {
+  it('creates, lists, favorites, edits, opens and deletes a project', async () => {
+    const page = await newPage();
+    await openSignedIn(page, server.baseUrl, rita, '/app/project-manager');
+    await settled(page);
+
+    // Nothing yet: the spec's empty texts.
+    await page.getByText('No projects found').waitFor();
+    await page.getByText('Create a new project to get started').waitFor();
+    await expectAxeClean(page, 'empty project manager');
+
+    // New Project: Create only once title AND research area are filled.
+    await page.getByRole('button', { name: 'New Project' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New Project' });
+    const create = dialog.getByRole('button', { name: 'Create' });
+    expect(await create.isDisabled()).toBe(true);
+    await dialog.getByLabel('Title').fill('Minimum wage and local employment');
+    expect(await create.isDisabled()).toBe(true);
+    await dialog.getByRole('combobox', { name: 'Research area' }).fill('Labor Economics');
+    await page.keyboard.press('Escape'); // closes the suggestions, not the dialog
+    expect(await create.isDisabled()).toBe(false);
+    // Whitespace is not a title.
+    await dialog.getByLabel('Title').fill('   ');
+    expect(await create.isDisabled()).toBe(true);
+    await dialog.getByLabel('Title').fill('Minimum wage and local employment');
+    // Status defaults to planning.
+    expect(await dialog.getByRole('combobox', { name: 'Status' }).textContent()).toContain(
+      'Planning',
+    );
+    await expectAxeClean(page, 'new project dialog');
+    await create.click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = page.getByRole('article', { name: 'Minimum wage and local employment' });
+    await card.waitFor();
+    expect(await card.getByTestId('project-status').textContent()).toBe('Planning');
+    let [stored] = await listProjects(rita);
+    expect(stored).toMatchObject({
+      title: 'Minimum wage and local employment',
+      status: 'planning',
+      isFavorite: false,
+    });
+
+    // The dashboard shows it among the recent projects, and counts it.
+    await page.goto(`${server.baseUrl}/app`);
+    await settled(page);
+    await page
+      .getByTestId('recent-projects')
+      .getByText('Minimum wage and local employment')
+      .waitFor();
+    expect(await page.getByTestId('stat-projects-value').textContent()).toBe('1');
+    await page.goto(`${server.baseUrl}/app/project-manager`);
+    await settled(page);
+
+    // Favorite toggle: pressed state and the server agree.
+    const star = card.getByTestId('favorite-toggle');
+    expect(await star.getAttribute('aria-pressed')).toBe('false');
+    await star.click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="favorite-toggle"]')?.getAttribute('aria-pressed') ===
+        'true',
+    );
+    [stored] = await listProjects(rita);
+    expect(stored?.isFavorite).toBe(true);
+
+    // Edit: a long description is cut to 150 characters on the card.
+    const longText = 'Employment effects of minimum wage increases across US counties. '.repeat(4);
+    await card.getByRole('button', { name: /^Edit/ }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Project' });
+    await edit.getByLabel('Title').fill('Minimum wages and county employment');
+    await edit.getByLabel('Description').fill(longText);
+    await edit.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Active' }).click();
+    await edit
+      .getByLabel('Research questions')
+      .fill('Do higher minimum wages reduce teen employment?');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    const edited = page.getByRole('article', { name: 'Minimum wages and county employment' });
+    await edited.waitFor();
+    expect(await edited.getByTestId('project-status').textContent()).toBe('Active');
+    const shown = (await edited.getByTestId('project-description').textContent()) ?? '';
+    expect(shown.endsWith('…')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(151);
+    expect(longText.trim().startsWith(shown.slice(0, -1))).toBe(true);
+    [stored] = await listProjects(rita);
+    expect(stored).toMatchObject({
+      title: 'Minimum wages and county employment',
+      status: 'active',
+    });
+    expect(stored?.description).toBe(longText.trim());
+
+    // Status tabs filter: not under Planning, back under Active.
+    await page.getByRole('tab', { name: 'Planning' }).click();
+    await page.getByText('No projects found').waitFor();
+    await page.getByRole('tab', { name: 'Active' }).click();
+    await edited.waitFor();
+    await page.getByRole('tab', { name: 'All' }).click();
+    await shot(page, 'projects-wide');
+    await expectAxeClean(page, 'project manager with a project');
+
+    // Open -> the project page with its details.
+    await edited.getByRole('link', { name: /^Open/ }).click();
+    await page.waitForURL(`**/app/projects/${stored?.id}`);
+    await settled(page);
+    await page
+      .getByRole('heading', { level: 1, name: 'Minimum wages and county employment' })
+      .waitFor();
+    await page.getByText('Do higher minimum wages reduce teen employment?').waitFor();
+    await page.getByRole('heading', { name: 'Agent sessions' }).waitFor();
+    await shot(page, 'project-page-wide');
+    await expectAxeClean(page, 'project page');
+
+    // Delete asks the exact question; Cancel keeps it, Delete removes it.
+    await page.goto(`${server.baseUrl}/app/project-manager`);
+    await settled(page);
+    await edited.getByRole('button', { name: /^Delete/ }).click();
+    let confirm = page.getByRole('dialog', { name: 'Delete project' });
+    expect((await confirm.textContent()) ?? '').toContain(DELETE_QUESTION);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await listProjects(rita)).toHaveLength(1);
+    await edited.getByRole('button', { name: /^Delete/ }).click();
+    confirm = page.getByRole('dialog', { name: 'Delete project' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No projects found').waitFor();
+    expect(await listProjects(rita)).toHaveLength(0);
+    await page.context().close();
+  });
+
+  it('reads ?search= from the URL and says when nothing matches', async () => {
+    for (const title of ['Inflation expectations survey', 'Housing supply elasticity']) {
+      const r = await call(server.baseUrl, 'POST', '/api/projects', {
+        token: rita.tokens.accessToken,
+        body: { title, researchArea: 'Macroeconomics' },
+      });
+      expect(r.status).toBe(201);
+    }
+    const page = await newPage();
+    await openSignedIn(page, server.baseUrl, rita, '/app/project-manager?search=housing');
+    await settled(page);
+    await page.getByRole('article', { name: 'Housing supply elasticity' }).waitFor();
+    expect(await page.getByRole('article').count()).toBe(1);
+    expect(
+      await page.locator('main').getByRole('searchbox', { name: 'Search projects' }).inputValue(),
+    ).toBe('housing');
+
+    // Typing updates the list (and the URL).
+    await page
+      .locator('main')
+      .getByRole('searchbox', { name: 'Search projects' })
+      .fill('no such topic');
+    await page.getByText('No projects match your search for "no such topic"').waitFor();
+    expect(page.url()).toContain('search=no+such+topic');
+    await page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await page.getByRole('article', { name: 'Inflation expectations survey' }).waitFor();
+    expect(await page.getByRole('article').count()).toBe(2);
+
+    // Sort: name A-Z puts Housing first; the default (newest) puts it first too, Z-A last.
+    await page.getByRole('button', { name: /^Sort:/ }).click();
+    await page.getByRole('menuitem', { name: 'Name (Z-A)' }).click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector('article')?.getAttribute('aria-label') ===
+        'Inflation expectations survey',
+    );
+    await page.context().close();
+  });
+
+  it('shows a viewer member no Edit or Delete, and a phone layout without errors', async () => {
+    const projects = await listProjects(rita);
+    const target = projects.find((p) => p.title === 'Housing supply elasticity');
+    expect(target).toBeDefined();
+    const add = await call(server.baseUrl, 'POST', `/api/projects/${target?.id}/members`, {
+      token: rita.tokens.accessToken,
+      body: { email: 'vera.viewer@e2e.example', role: 'viewer' },
+    });
+    expect(add.status).toBe(200);
+
+    const page = await newPage(VIEWPORTS[0].width, VIEWPORTS[0].height);
+    await openSignedIn(page, server.baseUrl, vera, '/app/project-manager');
+    await settled(page);
+    const card = page.getByRole('article', { name: 'Housing supply elasticity' });
+    await card.waitFor();
+    expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+    expect(await card.getByRole('link', { name: /^Open/ }).count()).toBe(1);
+    // A viewer account cannot create projects either.
+    expect(await page.getByRole('button', { name: 'New Project' }).count()).toBe(0);
+    await shot(page, 'projects-phone-viewer');
+    await expectAxeClean(page, 'project manager (viewer, phone)');
+
+    await card.getByRole('link', { name: /^Open/ }).click();
+    await settled(page);
+    await page.getByRole('heading', { level: 1, name: 'Housing supply elasticity' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await shot(page, 'project-page-phone-viewer');
+    await expectAxeClean(page, 'project page (viewer, phone)');
+
+    // A project the viewer may not see: the page says so instead of failing.
+    const other = projects.find((p) => p.title === 'Inflation expectations survey');
+    await page.goto(`${server.baseUrl}/app/projects/${other?.id}`);
+    await page.getByText('Project not found').waitFor();
+    await page.context().close();
+  });
+});
