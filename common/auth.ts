@@ -30,11 +30,12 @@ export const registerRequestSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   displayName: displayNameSchema,
+  // Optional: a form with an empty field may send '' or null; both mean no reason.
   reason: z
-    .string()
+    .string({ message: 'reason must be text' })
     .trim()
     .max(REASON_MAX, { message: `reason must be at most ${REASON_MAX} characters` })
-    .optional(),
+    .nullish(),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
@@ -113,10 +114,10 @@ export const updateUserRequestSchema = z
   .object({
     displayName: displayNameSchema.optional(),
     role: userRoleSchema.optional(),
-    // The admin screen shows the email read-only; a request that tries to change it is refused.
-    email: z.unknown().optional(),
+    // The admin screen shows the email read-only. A form may send it back unchanged; the
+    // service refuses a different one ('email cannot be changed').
+    email: z.string({ message: 'email cannot be changed' }).optional(),
   })
-  .refine((v) => v.email === undefined, { message: 'email cannot be changed', path: ['email'] })
   .refine((v) => v.displayName !== undefined || v.role !== undefined, {
     message: 'nothing to update: send displayName or role',
   });

@@ -152,11 +152,11 @@ describe('admin page', () => {
 
       await row('p1').getByRole('button', { name: 'Approve Pending One' }).click();
       await expect(message.textContent()).resolves.toBe('User approved successfully!');
-      await row('p1').getByText('approved').waitFor();
+      await row('p1').getByText('approved', { exact: true }).waitFor();
 
       await row('p2').getByRole('button', { name: 'Reject Pending Two' }).click();
       await message.getByText('User rejected successfully!').waitFor();
-      await row('p2').getByText('rejected').waitFor();
+      await row('p2').getByText('rejected', { exact: true }).waitFor();
       await expect(
         row('p2')
           .getByRole('button', { name: /^Reject/ })
@@ -184,7 +184,7 @@ describe('admin page', () => {
       await row('p3').getByRole('button', { name: 'Reject Pending Three' }).click();
       await message.getByText('Failed to reject user').waitFor();
       await page.unroute('**/api/auth/users/*/status');
-      await row('p3').getByText('pending').waitFor();
+      await row('p3').getByText('pending', { exact: true }).waitFor();
 
       // Edit: name and role change, the email cannot.
       await row('p1').getByRole('button', { name: 'Edit Pending One' }).click();

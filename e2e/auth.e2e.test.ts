@@ -303,8 +303,11 @@ describe('accounts in the browser', () => {
 
       await page.getByRole('button', { name: 'Account menu' }).click();
       const menu = page.getByRole('menu', { name: 'Account' });
-      await menu.getByText(account.displayName).waitFor();
-      await menu.getByText(account.email).waitFor();
+      await menu.waitFor();
+      await expect(page.getByTestId('account-name').textContent()).resolves.toBe(
+        account.displayName,
+      );
+      await expect(page.getByTestId('account-email').textContent()).resolves.toBe(account.email);
       await expect(page.getByTestId('account-avatar').textContent()).resolves.toBe('SR');
       await expectAxeClean(page, 'account menu @1440');
       await menu.getByRole('menuitem', { name: 'Help & Support' }).click();

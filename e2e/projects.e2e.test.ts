@@ -243,9 +243,17 @@ describe('Project Manager', () => {
   });
 
   it('shows a viewer member no Edit or Delete, and a phone layout without errors', async () => {
-    const projects = await listProjects(rita);
-    const target = projects.find((p) => p.title === 'Housing supply elasticity');
-    expect(target).toBeDefined();
+    const created: Record<string, string> = {};
+    for (const title of ['Shared: regional housing markets', 'Private: pension reform draft']) {
+      const r = await call<{ data: { project: { id: string } } }>(
+        server.baseUrl,
+        'POST',
+        '/api/projects',
+        { token: rita.tokens.accessToken, body: { title, researchArea: 'Urban Economics' } },
+      );
+      created[title] = r.body.data.project.id;
+    }
+    const target = { id: created['Shared: regional housing markets'] };
     const add = await call(server.baseUrl, 'POST', `/api/projects/${target?.id}/members`, {
       token: rita.tokens.accessToken,
       body: { email: 'vera.viewer@e2e.example', role: 'viewer' },
@@ -255,8 +263,10 @@ describe('Project Manager', () => {
     const page = await newPage(VIEWPORTS[0].width, VIEWPORTS[0].height);
     await openSignedIn(page, server.baseUrl, vera, '/app/project-manager');
     await settled(page);
-    const card = page.getByRole('article', { name: 'Housing supply elasticity' });
+    const card = page.getByRole('article', { name: 'Shared: regional housing markets' });
     await card.waitFor();
+    // Only what is shared with the viewer is listed.
+    expect(await page.getByRole('article').count()).toBe(1);
     expect(await card.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
     expect(await card.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
     expect(await card.getByRole('link', { name: /^Open/ }).count()).toBe(1);
@@ -267,14 +277,15 @@ describe('Project Manager', () => {
 
     await card.getByRole('link', { name: /^Open/ }).click();
     await settled(page);
-    await page.getByRole('heading', { level: 1, name: 'Housing supply elasticity' }).waitFor();
+    await page
+      .getByRole('heading', { level: 1, name: 'Shared: regional housing markets' })
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await shot(page, 'project-page-phone-viewer');
     await expectAxeClean(page, 'project page (viewer, phone)');
 
     // A project the viewer may not see: the page says so instead of failing.
-    const other = projects.find((p) => p.title === 'Inflation expectations survey');
-    await page.goto(`${server.baseUrl}/app/projects/${other?.id}`);
+    await page.goto(`${server.baseUrl}/app/projects/${created['Private: pension reform draft']}`);
     await page.getByText('Project not found').waitFor();
     await page.context().close();
   });

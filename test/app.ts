@@ -19,11 +19,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** A logger to use instead of a silent one (tests that read the request log). */
+  log?: FastifyBaseLogger;
+}
+
 /**
  * A whole server on a fresh database (PGlite, or PostgreSQL with TEST_DB=postgres) and a fresh
  * data directory, with one approved admin. Use app.inject() against it.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -34,7 +42,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const database = await createTestDatabase();
-  const log = pino({ level: 'silent' }) as FastifyBaseLogger;
+  const log = options.log ?? (pino({ level: 'silent' }) as FastifyBaseLogger);
   const ctx = await createContext(config, { worker: true, database, log });
   await ensureAdmin(ctx.db, ADMIN.email, ADMIN.password);
   const app = await buildApp(ctx);
@@ -67,7 +75,29 @@ export async function login(app: Api, email: string, password: string) {
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Registers a user, has the admin approve it, and signs it in. */
+/**
+ * The admin's access token per app: signing in costs an argon2 verification, and createUser is
+ * called many times per file. A token that stopped working (the admin was changed) is replaced.
+ */
+const adminTokens = new WeakMap<Api, Promise<string>>();
+
+async function adminRequest(
+  app: Api,
+  request: { method: 'GET' | 'PUT'; url: string; payload?: Record<string, unknown> },
+) {
+  for (let attempt = 0; ; attempt++) {
+    let token = adminTokens.get(app);
+    if (!token) {
+      token = login(app, ADMIN.email, ADMIN.password).then((t) => t.accessToken);
+      adminTokens.set(app, token);
+    }
+    const res = await app.inject({ ...request, headers: bearer(await token) });
+    if (res.statusCode !== 401 || attempt > 0) return res;
+    adminTokens.delete(app);
+  }
+}
+
+/** Registers a user, has the admin approve it (and set its role), and signs it in. */
 export async function createUser(
   app: Api,
   opts: {
@@ -77,7 +107,9 @@ export async function createUser(
     role?: 'researcher' | 'viewer' | 'admin';
   } = {},
 ) {
-  const email = opts.email ?? `user-${Math.random().toString(36).slice(2, 10)}@test.example`;
+  const email = (
+    opts.email ?? `user-${Math.random().toString(36).slice(2, 10)}@test.example`
+  ).toLowerCase();
   const password = opts.password ?? 'user-password-1';
   const reg = await app.inject({
     method: 'POST',
@@ -85,24 +117,26 @@ export async function createUser(
     payload: { email, password, displayName: opts.displayName ?? 'Test User' },
   });
   if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
-  const admin = await login(app, ADMIN.email, ADMIN.password);
-  const users = (
-    await app.inject({ method: 'GET', url: '/api/auth/users', headers: bearer(admin.accessToken) })
-  ).json() as { data: { users: Array<{ id: string; email: string }> } };
-  const id = users.data.users.find((u) => u.email === email)!.id;
-  await app.inject({
+  // Newest first, so the new account is on the first page.
+  const list = await adminRequest(app, { method: 'GET', url: '/api/auth/users?limit=500' });
+  const users = list.json() as { data: { users: Array<{ id: string; email: string }> } };
+  const id = users.data.users.find((u) => u.email === email)?.id;
+  if (!id) throw new Error(`registered user ${email} not in the users list: ${list.body}`);
+  const approve = await adminRequest(app, {
     method: 'PUT',
     url: `/api/auth/users/${id}/status`,
-    headers: bearer(admin.accessToken),
     payload: { status: 'approved' },
   });
+  if (approve.statusCode !== 200) {
+    throw new Error(`approval failed: ${approve.statusCode} ${approve.body}`);
+  }
   if (opts.role && opts.role !== 'researcher') {
-    await app.inject({
+    const role = await adminRequest(app, {
       method: 'PUT',
       url: `/api/auth/users/${id}`,
-      headers: bearer(admin.accessToken),
       payload: { role: opts.role },
     });
+    if (role.statusCode !== 200) throw new Error(`role change failed: ${role.statusCode} ${role.body}`);
   }
   const tokens = await login(app, email, password);
   return { id, email, password, ...tokens };

@@ -1,39 +1,50 @@
 import { parseArgs } from 'node:util';
-import { ZodError } from 'zod';
-import { loadConfig } from '../config';
+import { emailSchema, passwordSchema } from '../../common/auth';
+import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/connect';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
 
 const USAGE = 'Usage: npm run admin -- create --email <email> --password <password>';
 
-/** `npm run admin -- create --email X --password Y`: creates or promotes an approved admin. */
+/** Exit codes: 0 done, 1 failed (database, configuration), 2 bad command line. */
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' } },
-  });
-  if (positionals[0] !== 'create' || !values.email || !values.password) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { email: { type: 'string' }, password: { type: 'string' } },
+    });
+  } catch (err) {
+    console.error(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
+  if (positionals[0] !== 'create' || positionals.length !== 1 || !values.email || !values.password) {
     console.error(USAGE);
     return 2;
   }
+  // Checked before the database is opened: a typo should not wait for a migration.
+  const problems = [
+    ...(emailSchema.safeParse(values.email).error?.issues ?? []),
+    ...(passwordSchema.safeParse(values.password).error?.issues ?? []),
+  ].map((i) => i.message);
+  if (problems.length > 0) {
+    console.error(problems.join('; '));
+    return 2;
+  }
+
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const outcome = await ensureAdmin(database.db, values.email, values.password);
     const said = {
       created: 'Created administrator',
-      promoted: 'Made existing account an approved administrator (password unchanged):',
+      promoted: 'Made the existing account an approved administrator with the given password:',
       kept: 'Administrator already exists (password unchanged):',
       none: '',
     }[outcome.action];
     console.log(`${said} ${'email' in outcome ? outcome.email : ''}`.trim());
     return 0;
-  } catch (err) {
-    if (err instanceof ZodError) {
-      console.error(err.issues.map((i) => i.message).join('; '));
-      return 2;
-    }
-    throw err;
   } finally {
     await database.close();
   }
@@ -42,7 +53,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err);
+    console.error(err instanceof ConfigError ? err.message : err);
     process.exit(1);
   },
 );

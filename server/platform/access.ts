@@ -103,9 +103,19 @@ export function registerAccessControl(
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  // preParsing, not onRequest: it runs after every onRequest hook (security headers, rate
+  // limits), so a 401 or 403 carries the same headers as any other reply, and still before the
+  // body is read, so nobody without access gets a body parsed.
+  app.addHook('preParsing', async (request) => {
     const access = request.routeOptions.config?.access;
-    if (!access || access === 'public') return;
+    if (access === 'public') return;
+    if (!access) {
+      // Only routes outside /api (static files) and unknown URLs get here; onRoute refuses an
+      // /api route without a declaration, this is the second lock on that door.
+      const url = request.routeOptions.url;
+      if (url !== undefined && (url.startsWith('/api') || url === '/ws')) throw unauthorized();
+      return;
+    }
     let user: AuthUser | undefined;
     const token = bearer(request);
     const queryToken = request.routeOptions.config.allowAccessTokenQuery

@@ -1,7 +1,29 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 
 /** Query parameters that carry credentials: removed from every logged URL. */
-const SECRET_QUERY_PARAMS = ['token', 'access_token', 'refreshToken', 'apiKey'];
+const SECRET_QUERY_PARAMS = [
+  'token',
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'refreshToken',
+  'apiKey',
+  'api_key',
+  'password',
+];
+
+/**
+ * Errors are logged without the values of a failed query: drizzle's error carries them in
+ * `params` and in its message (password hashes, token hashes, e-mail addresses).
+ */
+export function serializeError(err: Error): pino.SerializedError {
+  const out = { ...pino.stdSerializers.err(err) };
+  delete out.params;
+  out.message = out.message.replace(/\nparams: [\s\S]*$/, '');
+  out.stack = out.stack.replace(/\nparams: [\s\S]*?(\n {4}at )/, '$1');
+  return out;
+}
 
 export function scrubUrl(url: string): string {
   const q = url.indexOf('?');
@@ -28,10 +50,14 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
         '*.refreshToken',
         '*.accessToken',
         '*.apiKey',
+        '*.newPassword',
+        '*.currentPassword',
+        '*.passwordHash',
       ],
       censor: '[redacted]',
     },
     serializers: {
+      err: serializeError,
       req(request: { method: string; url: string; ip?: string }) {
         return { method: request.method, url: scrubUrl(request.url), ip: request.ip };
       },

@@ -22,7 +22,17 @@ export function createMailer(opts: {
   from: string;
   log: FastifyBaseLogger;
 }): Mailer {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  // nodemailer waits up to 2 minutes for a connection and 10 for a quiet socket by default; an
+  // approval click must not hang that long on a dead mail server. Parameters in SMTP_URL's
+  // query (?connectionTimeout=...) still take precedence.
+  const transport = opts.smtpUrl
+    ? nodemailer.createTransport({
+        url: opts.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      })
+    : undefined;
   return {
     smtpConfigured: transport !== undefined,
     async send(message) {

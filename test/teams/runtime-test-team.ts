@@ -29,6 +29,8 @@ export const testConfigSchema = z
     ignoreAbort: z.boolean().optional(),
     /** The draft phase asks the model (scripted server in tests). */
     useModel: z.boolean().optional(),
+    /** The analyse phase (no checkpoint) also asks the model once (runtime-overhead bench). */
+    modelInAnalyse: z.boolean().optional(),
     /** Model calls the draft phase makes (token budget tests). */
     modelCalls: z.number().int().min(1).max(20).optional(),
     /** The collect result carries this many extra bytes (large updates, slow-client tests). */
@@ -117,6 +119,12 @@ export const runtimeTestTeam = defineTeam({
         await common('analyse', ctx);
         const collected = ctx.results.collect as z.infer<typeof collectResult> | undefined;
         const itemCount = collected?.items.length ?? 0;
+        if (ctx.configuration.modelInAnalyse) {
+          const reply = await ctx.llm.generateText({
+            prompt: `Topic: ${ctx.input.topic}. Name one thing to analyse.`,
+          });
+          await ctx.log(`Model replied with ${reply.text.length} characters`);
+        }
         await ctx.log(`Analysed ${itemCount} items`);
         return {
           itemCount,

@@ -122,8 +122,8 @@ describe('AppShell', () => {
     renderShell();
     await userEvent.click(screen.getByRole('button', { name: /^Account menu/ }));
     const menu = await screen.findByRole('menu', { name: 'Account' });
-    expect(within(menu).getByText('Ada Lovelace')).toBeTruthy();
-    expect(within(menu).getByText('ada@example.org')).toBeTruthy();
+    expect(screen.getByTestId('account-name').textContent).toBe('Ada Lovelace');
+    expect(screen.getByTestId('account-email').textContent).toBe('ada@example.org');
     expect(within(menu).getByText('Send Feedback').closest('a')?.getAttribute('href')).toMatch(
       /^mailto:contact@econagents\.org\?subject=/,
     );

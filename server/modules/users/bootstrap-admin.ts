@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connect';
-import { users } from '../../db/schema';
+import { refreshTokens, users } from '../../db/schema';
 import { emailSchema, passwordSchema } from '../../../common/auth';
 import { hashPassword } from '../auth/passwords';
 
@@ -15,8 +15,16 @@ export type AdminOutcome =
   | { action: 'none' };
 
 /**
- * Creates (or makes sure of) an approved admin with this email. An existing account keeps its
- * password; it is approved and given the admin role if it had not.
+ * Creates (or makes sure of) an approved admin with this email and password.
+ *
+ * - No account with the email: it is created.
+ * - An approved admin already: kept as it is, password included (the admin may have changed
+ *   it since; a restart must not undo that).
+ * - Any other account (say a pending registration): it becomes an approved admin AND gets the
+ *   given password, and its sessions are ended. Otherwise whoever registered the address first
+ *   would become administrator with a password of their choosing.
+ *
+ * Throws ZodError for an invalid email or password.
  */
 export async function ensureAdmin(
   db: Database,
@@ -25,34 +33,48 @@ export async function ensureAdmin(
 ): Promise<AdminOutcome> {
   const cleanEmail = emailSchema.parse(email);
   passwordSchema.parse(password);
+  const passwordHash = await hashPassword(password);
+  // Insert-or-nothing, so two processes starting together cannot both insert (unique email).
+  const [created] = await db
+    .insert(users)
+    .values({
+      email: cleanEmail,
+      passwordHash,
+      displayName: 'Administrator',
+      role: 'admin',
+      status: 'approved',
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (created) return { action: 'created', email: cleanEmail };
+
   const [existing] = await db.select().from(users).where(eq(users.email, cleanEmail)).limit(1);
-  if (existing) {
-    if (existing.role === 'admin' && existing.status === 'approved')
-      return { action: 'kept', email: cleanEmail };
-    await db
-      .update(users)
-      .set({ role: 'admin', status: 'approved', updatedAt: new Date() })
-      .where(eq(users.id, existing.id));
-    return { action: 'promoted', email: cleanEmail };
+  if (!existing) throw new Error(`Account ${cleanEmail} vanished while being made administrator`);
+  if (existing.role === 'admin' && existing.status === 'approved') {
+    return { action: 'kept', email: cleanEmail };
   }
-  await db.insert(users).values({
-    email: cleanEmail,
-    passwordHash: await hashPassword(password),
-    displayName: 'Administrator',
-    role: 'admin',
-    status: 'approved',
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ role: 'admin', status: 'approved', passwordHash, updatedAt: new Date() })
+      .where(eq(users.id, existing.id));
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: new Date(), revokedReason: 'password' })
+      .where(and(eq(refreshTokens.userId, existing.id), isNull(refreshTokens.revokedAt)));
   });
-  return { action: 'created', email: cleanEmail };
+  return { action: 'promoted', email: cleanEmail };
 }
 
 /**
- * At start: the configured admin, or, on a database without any admin, one with a random
- * password that is printed once to the console (never to the log).
+ * At start: the configured admin, or, on a database without any approved admin, a new one with
+ * a random password that is printed once to the console (never to the log).
  */
 export async function bootstrapAdmin(
   db: Database,
   admin: { email: string | undefined; password: string | undefined },
   log: FastifyBaseLogger,
+  print: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<AdminOutcome> {
   if (admin.email && admin.password) {
     const outcome = await ensureAdmin(db, admin.email, admin.password);
@@ -67,19 +89,37 @@ export async function bootstrapAdmin(
     .from(users)
     .where(and(eq(users.role, 'admin'), eq(users.status, 'approved')));
   if ((admins?.n ?? 0) > 0) return { action: 'none' };
+
+  // Never promote an account somebody registered under the generated address: pick another.
+  const [taken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, GENERATED_ADMIN_EMAIL))
+    .limit(1);
+  const email = taken
+    ? `admin-${crypto.randomBytes(4).toString('hex')}@econagents.local`
+    : GENERATED_ADMIN_EMAIL;
   const password = crypto.randomBytes(12).toString('base64url');
-  const outcome = await ensureAdmin(db, GENERATED_ADMIN_EMAIL, password);
-  if (outcome.action !== 'created') {
-    // Somebody registered this address earlier: it was promoted and keeps its own password.
-    log.warn({ email: GENERATED_ADMIN_EMAIL }, 'Existing account promoted to administrator');
-    return outcome;
-  }
-  process.stdout.write(
+  const [created] = await db
+    .insert(users)
+    .values({
+      email,
+      passwordHash: await hashPassword(password),
+      displayName: 'Administrator',
+      role: 'admin',
+      status: 'approved',
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  // Another process starting at the same moment created it first and printed its password.
+  if (!created) return { action: 'none' };
+  log.info({ admin: email }, 'Administrator created with a generated password (see the console)');
+  print(
     [
       '',
       '================================================================',
       ' No administrator existed, so one was created:',
-      `   email:    ${GENERATED_ADMIN_EMAIL}`,
+      `   email:    ${email}`,
       `   password: ${password}`,
       ' This password is shown only now. Sign in and change it under',
       ' Settings > Security, or set ADMIN_EMAIL and ADMIN_PASSWORD.',
@@ -87,5 +127,5 @@ export async function bootstrapAdmin(
       '',
     ].join('\n'),
   );
-  return { action: 'created', email: GENERATED_ADMIN_EMAIL, generatedPassword: password };
+  return { action: 'created', email, generatedPassword: password };
 }

@@ -1,6 +1,6 @@
 import type { UpdateUserRequest, User } from '../../../common/auth';
 import type { Mailer } from '../../platform/mailer';
-import { conflict, notFound } from '../../platform/errors';
+import { badRequest, conflict, notFound } from '../../platform/errors';
 import { toUser } from '../auth/service';
 import type { UsersStore } from './store';
 
@@ -55,6 +55,13 @@ export function createUsersService(deps: {
     },
 
     async update(id: string, patch: UpdateUserRequest): Promise<User> {
+      if (patch.email !== undefined) {
+        const existing = await store.findById(id);
+        if (!existing) throw notFound('User');
+        if (patch.email.trim().toLowerCase() !== existing.email) {
+          throw badRequest('email cannot be changed');
+        }
+      }
       const result = await store.update(id, { displayName: patch.displayName, role: patch.role });
       if (result.lastAdmin) throw conflict('The last administrator cannot be demoted');
       if (!result.row) throw notFound('User');

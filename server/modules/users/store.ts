@@ -1,9 +1,12 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { users, type UserRow } from '../../db/schema';
 import type { UserRole, UserStatus } from '../../../common/constants';
 
 class LastAdminError extends Error {}
+
+/** Serialises role changes (any constant; distinct from the migration lock's). */
+const ROLE_CHANGE_LOCK_KEY = 724_311_910;
 
 export function createUsersStore(db: Database) {
   return {
@@ -34,8 +37,11 @@ export function createUsersStore(db: Database) {
       return row;
     },
     /**
-     * Updates name and role in one transaction that also checks that an approved admin remains,
-     * so two concurrent demotions cannot remove the last one.
+     * Updates name and role in one transaction that also checks that an approved admin remains.
+     * The transaction first takes a lock that every role change takes, so two concurrent
+     * demotions are serialised: the second one counts after the first has committed and cannot
+     * remove the last administrator (a plain count under READ COMMITTED would not see the
+     * other, uncommitted demotion).
      */
     async update(
       id: string,
@@ -43,6 +49,9 @@ export function createUsersStore(db: Database) {
     ): Promise<{ row?: UserRow; lastAdmin?: true }> {
       return db
         .transaction(async (tx) => {
+          if (patch.role !== undefined) {
+            await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_CHANGE_LOCK_KEY})`);
+          }
           const [row] = await tx
             .update(users)
             .set({ ...patch, updatedAt: new Date() })

@@ -5,7 +5,8 @@ import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
-import Menu from '@mui/material/Menu';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -62,16 +63,16 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
           </Avatar>
         </IconButton>
       </Tooltip>
-      <Menu
-        id="account-menu"
+      {/* A popover, not a Menu: the name and e-mail above the items are not menu items. */}
+      <Popover
         anchorEl={anchor}
         open={open}
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 240 } }, list: { 'aria-label': 'Account' } }}
+        slotProps={{ paper: { sx: { minWidth: 240 } } }}
       >
-        <Box sx={{ px: 2, py: 1 }}>
+        <Box sx={{ px: 2, pt: 1.5, pb: 1 }}>
           <Typography variant="subtitle2" noWrap data-testid="account-name">
             {user?.displayName || 'User'}
           </Typography>
@@ -80,45 +81,47 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
           </Typography>
         </Box>
         <Divider />
-        <MenuItem onClick={() => go('/app/settings')}>
-          <ListItemIcon>
-            <PersonOutline fontSize="small" />
-          </ListItemIcon>
-          Profile
-        </MenuItem>
-        <MenuItem onClick={() => go('/app/documentation')}>
-          <ListItemIcon>
-            <HelpOutline fontSize="small" />
-          </ListItemIcon>
-          Help &amp; Support
-        </MenuItem>
-        <MenuItem component="a" href={FEEDBACK_MAILTO} onClick={() => setAnchor(null)}>
-          <ListItemIcon>
-            <FeedbackOutlined fontSize="small" />
-          </ListItemIcon>
-          Send Feedback
-        </MenuItem>
-        {user?.role === 'admin' && (
-          <MenuItem onClick={() => go('/admin')}>
+        <MenuList id="account-menu" aria-label="Account" autoFocusItem={open}>
+          <MenuItem onClick={() => go('/app/settings')}>
             <ListItemIcon>
-              <AdminPanelSettingsOutlined fontSize="small" />
+              <PersonOutline fontSize="small" />
             </ListItemIcon>
-            Administration
+            Profile
           </MenuItem>
-        )}
-        <Divider />
-        <MenuItem
-          onClick={() => {
-            setAnchor(null);
-            onSignOut();
-          }}
-        >
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          Sign Out
-        </MenuItem>
-      </Menu>
+          <MenuItem onClick={() => go('/app/documentation')}>
+            <ListItemIcon>
+              <HelpOutline fontSize="small" />
+            </ListItemIcon>
+            Help &amp; Support
+          </MenuItem>
+          <MenuItem component="a" href={FEEDBACK_MAILTO} onClick={() => setAnchor(null)}>
+            <ListItemIcon>
+              <FeedbackOutlined fontSize="small" />
+            </ListItemIcon>
+            Send Feedback
+          </MenuItem>
+          {user?.role === 'admin' && (
+            <MenuItem onClick={() => go('/admin')}>
+              <ListItemIcon>
+                <AdminPanelSettingsOutlined fontSize="small" />
+              </ListItemIcon>
+              Administration
+            </MenuItem>
+          )}
+          <Divider />
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              onSignOut();
+            }}
+          >
+            <ListItemIcon>
+              <Logout fontSize="small" />
+            </ListItemIcon>
+            Sign Out
+          </MenuItem>
+        </MenuList>
+      </Popover>
     </>
   );
 }

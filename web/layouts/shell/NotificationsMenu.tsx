@@ -6,7 +6,8 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
@@ -46,7 +47,7 @@ export function NotificationsMenu() {
           aria-label={label}
           aria-haspopup="menu"
           aria-expanded={open}
-          aria-controls={open ? 'notifications-menu' : undefined}
+          aria-controls={open && items.length > 0 ? 'notifications-menu' : undefined}
           onClick={(e) => setAnchor(e.currentTarget)}
         >
           <Badge
@@ -60,16 +61,15 @@ export function NotificationsMenu() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Menu
-        id="notifications-menu"
+      {/* A popover holding a menu: the heading, Mark all and status texts are not menu items. */}
+      <Popover
         anchorEl={anchor}
         open={open}
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{
-          paper: { sx: { width: 360, maxWidth: 'calc(100vw - 24px)' } },
-          list: { 'aria-label': 'Notifications', dense: true },
+          paper: { sx: { width: 360, maxWidth: 'calc(100vw - 24px)', maxHeight: 480 } },
         }}
       >
         <Box
@@ -109,33 +109,41 @@ export function NotificationsMenu() {
             No notifications yet. You will be told here when a session needs your input or ends.
           </Typography>
         )}
-        {items.map((n) => (
-          <MenuItem
-            key={n.id}
-            onClick={() => openItem(n)}
-            sx={{
-              alignItems: 'flex-start',
-              whiteSpace: 'normal',
-              borderLeft: 3,
-              borderLeftColor: n.read ? 'transparent' : 'primary.main',
-            }}
-          >
-            <ListItemText
-              primary={n.title}
-              secondary={
-                <>
-                  {n.message}
-                  <Typography component="span" variant="caption" sx={{ display: 'block', mt: 0.5 }}>
-                    {formatDistanceToNow(n.createdAt)}
-                    {n.read ? '' : ' · unread'}
-                  </Typography>
-                </>
-              }
-              slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
-            />
-          </MenuItem>
-        ))}
-      </Menu>
+        {items.length > 0 && (
+          <MenuList id="notifications-menu" aria-label="Notifications" dense autoFocusItem={open}>
+            {items.map((n) => (
+              <MenuItem
+                key={n.id}
+                onClick={() => openItem(n)}
+                sx={{
+                  alignItems: 'flex-start',
+                  whiteSpace: 'normal',
+                  borderLeft: 3,
+                  borderLeftColor: n.read ? 'transparent' : 'primary.main',
+                }}
+              >
+                <ListItemText
+                  primary={n.title}
+                  secondary={
+                    <>
+                      {n.message}
+                      <Typography
+                        component="span"
+                        variant="caption"
+                        sx={{ display: 'block', mt: 0.5 }}
+                      >
+                        {formatDistanceToNow(n.createdAt)}
+                        {n.read ? '' : ' · unread'}
+                      </Typography>
+                    </>
+                  }
+                  slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
+                />
+              </MenuItem>
+            ))}
+          </MenuList>
+        )}
+      </Popover>
     </>
   );
 }

@@ -10,12 +10,6 @@ import Paper from '@mui/material/Paper';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type SvgIcon from '@mui/material/SvgIcon';
@@ -42,8 +36,8 @@ import { LoadingSkeleton } from '../../components/LoadingSkeleton';
 import { PageHeader } from '../../components/PageHeader';
 import { decisionOutcome, type Outcome } from './adminMessages';
 import { EditUserDialog } from './EditUserDialog';
-import { formatDate } from './formatDate';
 import { UsersTable } from './UsersTable';
+import { WaitingListTable } from './WaitingListTable';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** /admin (platform.md §2, §6): user approval and editing, and the waiting list with its export. */
@@ -282,32 +276,7 @@ export default function AdminPage() {
                   message="Nobody is on the waiting list yet. Sign-ups from the demo page appear here."
                 />
               ) : (
-                <TableContainer>
-                  <Table size="small" aria-label="Waiting list">
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>Name</TableCell>
-                        <TableCell>Email</TableCell>
-                        <TableCell>Affiliation</TableCell>
-                        <TableCell>Interest area</TableCell>
-                        <TableCell>Joined</TableCell>
-                      </TableRow>
-                    </TableHead>
-                    <TableBody>
-                      {entries.map((e) => (
-                        <TableRow key={e.id} hover>
-                          <TableCell sx={{ fontWeight: 500 }}>{e.name}</TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere' }}>{e.email}</TableCell>
-                          <TableCell>{e.affiliation ?? '—'}</TableCell>
-                          <TableCell>{e.interestArea ?? '—'}</TableCell>
-                          <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                            {formatDate(e.createdAt)}
-                          </TableCell>
-                        </TableRow>
-                      ))}
-                    </TableBody>
-                  </Table>
-                </TableContainer>
+                <WaitingListTable entries={entries} />
               )}
             </>
           )}

@@ -7,14 +7,13 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { DATASET_SOURCE_LABELS } from '../../../../common/datasets';
 import type { Project } from '../../../../common/projects';
-import { ErrorAlert } from '../../../components';
+import { ErrorAlert, LoadingSkeleton } from '../../../components';
 import { useDatasets } from '../../../api/queries/datasets';
 import { useUpdateProject } from '../../../api/queries/projects';
 import { formatNumber } from '../shared/format';
@@ -48,7 +47,7 @@ export function DatasetsSection({ project }: { project: Project }) {
       }
     >
       {catalog.isPending ? (
-        <Skeleton variant="rounded" height={48} />
+        <LoadingSkeleton count={1} label="Loading datasets" />
       ) : catalog.isError ? (
         <ErrorAlert
           error={catalog.error}

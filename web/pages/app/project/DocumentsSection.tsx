@@ -4,10 +4,9 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { DOCUMENT_CATEGORY_LABELS } from '../../../../common/documents';
-import { ErrorAlert } from '../../../components';
+import { ErrorAlert, LoadingSkeleton } from '../../../components';
 import { useDocuments } from '../../../api/queries/documents';
 import { formatBytes, formatDate } from '../shared/format';
 import { PanelSection } from './PanelSection';
@@ -27,7 +26,7 @@ export function DocumentsSection({ projectId }: { projectId: string }) {
       }
     >
       {documents.isPending ? (
-        <Skeleton variant="rounded" height={48} />
+        <LoadingSkeleton count={1} label="Loading documents" />
       ) : documents.isError ? (
         <ErrorAlert
           error={documents.error}

@@ -6,7 +6,6 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -16,7 +15,7 @@ import {
   type Project,
   type ProjectMemberRole,
 } from '../../../../common/projects';
-import { ErrorAlert } from '../../../components';
+import { ErrorAlert, LoadingSkeleton } from '../../../components';
 import {
   useAddProjectMember,
   useProjectMembers,
@@ -43,7 +42,7 @@ export function MembersSection({ project }: { project: Project }) {
   return (
     <PanelSection id="project-members" title="Members" subtitle={`Owner: ${project.ownerName}`}>
       {members.isPending ? (
-        <Skeleton variant="rounded" height={48} />
+        <LoadingSkeleton count={1} label="Loading members" />
       ) : members.isError ? (
         <ErrorAlert
           error={members.error}

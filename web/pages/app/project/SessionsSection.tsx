@@ -1,7 +1,6 @@
 import { Link as RouterLink } from 'react-router';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -14,6 +13,7 @@ import { useProjectSessions } from '../../../api/queries/sessions';
 import { formatDateTime } from '../shared/format';
 import { sessionPath, teamName } from '../shared/teams';
 import { PanelSection } from './PanelSection';
+import { LoadingSkeleton } from '../../../components';
 
 /** The project's agent sessions (GET /api/agents/sessions?projectId=). */
 export function SessionsSection({ projectId }: { projectId: string }) {
@@ -28,7 +28,7 @@ export function SessionsSection({ projectId }: { projectId: string }) {
       subtitle="Work the agent teams did for this project"
     >
       {sessions.isPending ? (
-        <Skeleton variant="rounded" height={48} />
+        <LoadingSkeleton count={1} label="Loading agent sessions" />
       ) : unavailable ? (
         <Typography variant="body2" color="text.secondary">
           Agent sessions cannot be listed right now ({sessions.error?.message}).

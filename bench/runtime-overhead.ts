@@ -1,0 +1,153 @@
+/**
+ * Agent runtime overhead, in process (the runtime as tests build it, worker inside):
+ *
+ * 1. Phase transitions per second with instant phases: S sessions of the test team's quick
+ *    agent (2 phases, no checkpoints) started at once; every phase is one pg-boss job, a lease,
+ *    log lines, the result write and the published updates.
+ * 2. Latency of one session alone (start -> completed, 2 instant phases).
+ * 3. Overhead as a share of model time: sessions whose analyse phase makes one call to the
+ *    scripted OpenAI-compatible server answering after a fixed delay. Overhead = session wall
+ *    time - the model calls' own latency (llm_calls), as a share of the wall time.
+ *
+ *   npx tsx bench/runtime-overhead.ts [sessions=100] [modelDelayMs=500]
+ *   TEST_DB=postgres TEST_DATABASE_URL=postgres://... npx tsx bench/runtime-overhead.ts
+ */
+import { inArray } from 'drizzle-orm';
+import type { AgentSession } from '../common/agents';
+import { agentSessions, llmCalls } from '../server/db/schema';
+import { ADMIN, createTestApp, login, type TestApp } from '../test/app';
+import { startScriptedLlmServer } from '../test/llm-server';
+import { sessionClient } from '../test/teams/helpers';
+
+const SESSIONS = Number(process.argv[2] ?? 100);
+const MODEL_DELAY_MS = Number(process.argv[3] ?? 500);
+const WORKERS = 8;
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+async function executeQuick(
+  t: TestApp,
+  token: string,
+  configuration: Record<string, unknown>,
+): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/agents/runtime-test-quick/execute',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { input: { topic: 'bench' }, configuration },
+  });
+  if (res.statusCode !== 201) throw new Error(`execute ${res.statusCode} ${res.body}`);
+  return (res.json() as { execution: { executionId: string } }).execution.executionId;
+}
+
+/** Waits until every session is completed, with one query per poll (not one call per session). */
+async function waitAllDone(t: TestApp, token: string, ids: string[]): Promise<AgentSession[]> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const rows = await t.ctx.db
+      .select({ status: agentSessions.status, error: agentSessions.error })
+      .from(agentSessions)
+      .where(inArray(agentSessions.id, ids));
+    const failed = rows.find((r) => r.status === 'error');
+    if (failed) throw new Error(`session failed: ${failed.error}`);
+    if (rows.filter((r) => r.status === 'completed').length === ids.length) break;
+    if (Date.now() > deadline) throw new Error('sessions did not finish in 10 minutes');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const c = sessionClient(t.app, token);
+  return Promise.all(ids.map((id) => c.session(id)));
+}
+
+const wallMs = (s: AgentSession) =>
+  new Date(s.completedAt!).getTime() - new Date(s.startedAt!).getTime();
+
+async function main(): Promise<void> {
+  const llm = await startScriptedLlmServer();
+  llm.script({
+    agent: 'runtime-test',
+    phase: 'analyse',
+    replies: [{ text: 'Look at wages.', delayMs: MODEL_DELAY_MS }],
+  });
+  const t = await createTestApp({
+    AGENT_TEST_TEAM: '1',
+    AGENT_MAX_CONCURRENT_SESSIONS: String(SESSIONS * 2),
+    AGENT_WORKER_CONCURRENCY: String(WORKERS),
+    AGENT_SESSION_TOKEN_BUDGET: '0',
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_MODEL: 'scripted-model',
+    OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+  });
+  const db = t.ctx.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)';
+  try {
+    const { accessToken } = await login(t.app, ADMIN.email, ADMIN.password);
+    // Warm-up.
+    await waitAllDone(t, accessToken, [await executeQuick(t, accessToken, {})]);
+
+    // 2. One session alone.
+    const single: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      await waitAllDone(t, accessToken, [await executeQuick(t, accessToken, {})]);
+      single.push(performance.now() - started);
+    }
+    single.sort((a, b) => a - b);
+
+    // 1. Many at once.
+    const started = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) ids.push(await executeQuick(t, accessToken, {}));
+    await waitAllDone(t, accessToken, ids);
+    const elapsed = (performance.now() - started) / 1000;
+    const transitions = SESSIONS * 2;
+
+    // 3. With model calls.
+    const modelSessions = Math.min(SESSIONS, 20);
+    const modelIds: string[] = [];
+    for (let i = 0; i < modelSessions; i++) {
+      modelIds.push(await executeQuick(t, accessToken, { modelInAnalyse: true }));
+    }
+    const finished = await waitAllDone(t, accessToken, modelIds);
+    const calls = await t.ctx.db
+      .select({ sessionId: llmCalls.sessionId, latencyMs: llmCalls.latencyMs })
+      .from(llmCalls)
+      .where(inArray(llmCalls.sessionId, modelIds));
+    const modelMs = new Map<string, number>();
+    for (const c of calls) modelMs.set(c.sessionId!, (modelMs.get(c.sessionId!) ?? 0) + c.latencyMs);
+    const shares = finished
+      .map((s) => {
+        const wall = wallMs(s);
+        return { wall, model: modelMs.get(s.sessionId) ?? 0 };
+      })
+      .map(({ wall, model }) => ({ wall, model, overhead: wall - model, share: (wall - model) / wall }));
+    const sortedShare = shares.map((x) => x.share).sort((a, b) => a - b);
+    const meanOverhead = shares.reduce((n, x) => n + x.overhead, 0) / shares.length;
+    const meanModel = shares.reduce((n, x) => n + x.model, 0) / shares.length;
+
+    console.log(`Agent runtime overhead on ${db}, ${WORKERS} workers in process`);
+    console.log(
+      `  instant phases: ${SESSIONS} sessions x 2 phases = ${transitions} phase jobs in ${elapsed.toFixed(2)} s ` +
+        `-> ${(transitions / elapsed).toFixed(1)} phase transitions/s`,
+    );
+    console.log(
+      `  one session alone (start -> completed, 2 instant phases): p50 ${percentile(single, 50).toFixed(0)} ms, ` +
+        `max ${single.at(-1)!.toFixed(0)} ms`,
+    );
+    console.log(
+      `  with a ${MODEL_DELAY_MS} ms model call (${modelSessions} sessions at once): model ${meanModel.toFixed(0)} ms, ` +
+        `runtime overhead ${meanOverhead.toFixed(0)} ms per session = ` +
+        `${(100 * percentile(sortedShare, 50)).toFixed(1)}% of wall time (p50), ` +
+        `${(100 * sortedShare.at(-1)!).toFixed(1)}% (max)`,
+    );
+  } finally {
+    await t.close();
+    await llm.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { createTestApp, login, bearer, ADMIN } from '../../test/app';
+import { loggerOptions } from './logging';
+it('explore', async () => {
+  const lines: string[] = [];
+  const stream = new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } });
+  const log = pino(loggerOptions('info') as pino.LoggerOptions, stream) as FastifyBaseLogger;
+  const t = await createTestApp({ RATE_LIMIT_MAX: '3' }, { log });
+  const a = await login(t.app, ADMIN.email, ADMIN.password);
+  const show = (r: any) => console.log(r.statusCode, JSON.stringify(r.headers), r.body.slice(0, 300));
+  show(await t.app.inject({ method: 'HEAD', url: '/api/auth/users' }));
+  show(await t.app.inject({ method: 'HEAD', url: '/api/waiting-list/export.csv' }));
+  show(await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'x', password: 'short' } }));
+  show(await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: {} }));
+  show(await t.app.inject({ method: 'PUT', url: '/api/auth/users/abc/status', headers: bearer(a.accessToken), payload: { status: 'x' } }));
+  show(await t.app.inject({ method: 'GET', url: '/api/waiting-list/export.csv?token=secret-token-123', headers: { 'user-agent': 'x' } }));
+  for (let i = 0; i < 4; i++) show(await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.cd', password: 'pw-secret-xyz' } }));
+  show(await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'a@b.cd', password: 'pw-secret-xyz' } }));
+  show(await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'hi' }));
+  show(await t.app.inject({ method: 'DELETE', url: '/api/auth/login' }));
+  console.log(lines.join(''));
+  await t.close();
+}, 120000);
