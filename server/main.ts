@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { closeContext, createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUseError } from './db/connect';
 import { bootstrapAdmin } from './modules/users/bootstrap-admin';
 
 /** One process: config -> database -> migrations -> admin -> app -> listen; clean shutdown. */
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
     console.error(err.message);
   } else {
     console.error('EconAgents failed to start:', err);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema } from '../../common/auth';
 import { ConfigError, loadConfig } from '../config';
+import { DataDirInUseError } from '../db/connect';
 import { openDatabase } from '../db/connect';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
 
@@ -19,7 +20,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const { positionals, values } = parsed;
-  if (positionals[0] !== 'create' || positionals.length !== 1 || !values.email || !values.password) {
+  if (
+    positionals[0] !== 'create' ||
+    positionals.length !== 1 ||
+    !values.email ||
+    !values.password
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -53,7 +59,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : err);
+    console.error(
+      err instanceof ConfigError || err instanceof DataDirInUseError ? err.message : err,
+    );
     process.exit(1);
   },
 );

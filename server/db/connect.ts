@@ -24,19 +24,75 @@ export type DatabaseHandle =
   | { kind: 'pglite'; db: Database; client: PGlite; close(): Promise<void> }
   | { kind: 'postgres'; db: Database; pool: pg.Pool; url: string; close(): Promise<void> };
 
+export class DataDirInUseError extends Error {}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process on the same files (say `npm run admin`
+ * while `npm start` runs) would see stale data and its writes would be lost or corrupt the
+ * files. A lock file holding the owner's pid refuses that; a lock left by a dead process is
+ * taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'pgdata.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+      if (Number.isInteger(owner) && owner !== process.pid && processAlive(owner)) {
+        throw new DataDirInUseError(
+          `The embedded database in ${dataDir} is in use by another EconAgents process (pid ${owner}). ` +
+            'Stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes.',
+        );
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirInUseError(`Could not lock the embedded database in ${dataDir}`);
+}
+
 /** Opens PGlite under `${dataDir}/pgdata`, or in memory when dataDir is 'memory://'. */
 export async function openPglite(dataDir: string | 'memory://'): Promise<DatabaseHandle> {
   let client: PGlite;
+  let unlock = () => undefined as void;
   if (dataDir === 'memory://') {
     client = new PGlite();
   } else {
     const dir = path.join(dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dataDir);
     client = new PGlite(dir);
   }
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
-  return { kind: 'pglite', db, client, close: () => client.close() };
+  return {
+    kind: 'pglite',
+    db,
+    client,
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
 
 export async function openPostgres(url: string, max = 10): Promise<DatabaseHandle> {
