@@ -39,7 +39,9 @@ async function main(): Promise<void> {
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     RATE_LIMIT_MAX: '1000000',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.DATABASE_URL
+      ? { DATABASE_URL: process.env.DATABASE_URL, EMBEDDED_WORKER: 'true' }
+      : {}),
   });
   try {
     await waitHealthy(baseUrl, server);

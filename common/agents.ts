@@ -321,7 +321,10 @@ export type WsSessionUpdateMessage = z.infer<typeof wsSessionUpdateSchema>;
 
 /** WebSocket close codes the server uses. */
 export const WS_CLOSE = {
-  /** No token, or a token that is not valid (also sent as HTTP 401 before the upgrade). */
+  /**
+   * The access token the connection was opened with has expired: refresh it and reconnect.
+   * (Without a valid token the upgrade itself is refused with HTTP 401.)
+   */
   unauthorized: 4401,
   /** The client did not keep up (too much unsent data). */
   tooSlow: 4008,

@@ -163,7 +163,17 @@ describe('accounts in the browser', () => {
         if (r.url().endsWith('/api/auth/refresh')) refreshes += 1;
       });
       const unauthorised: string[] = [];
+      const trace: string[] = [];
+      const t0 = Date.now();
+      page.on('request', (r) =>
+        trace.push(
+          `${Date.now() - t0} req ${r.method()} ${r.url()} ${(r.headers().authorization ?? '').slice(-8)}`,
+        ),
+      );
+      page.on('console', (m) => trace.push(`console ${m.type()} ${m.text()}`));
+      page.on('framenavigated', (f) => trace.push(`nav ${f.url()}`));
       page.on('response', (r) => {
+        trace.push(`${Date.now() - t0} resp ${r.status()} ${r.url()}`);
         if (r.status() === 401) unauthorised.push(r.url());
       });
       const notificationsLoaded = page.waitForResponse(
@@ -171,7 +181,11 @@ describe('accounts in the browser', () => {
       );
       await page.goto(`${server.baseUrl}/app`);
       // The shell's data loads (the approval notification of this user) and we stay in /app.
-      await notificationsLoaded;
+      await notificationsLoaded.catch((err: unknown) => {
+        // Print what the page did, to tell a slow machine from a lost refresh.
+        console.log(`request trace:\n${trace.join('\n')}`);
+        throw err;
+      });
       await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
       await screenshot(page, 'refreshed-1440');
       expect(page.url()).toBe(`${server.baseUrl}/app`);

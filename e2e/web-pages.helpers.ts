@@ -85,11 +85,13 @@ export const VIEWPORTS = [
   { name: 'wide', width: 1440, height: 900 },
 ] as const;
 
-/** Waits until no skeleton or spinner region says it is busy. */
+/** Waits until the page's heading is there and no skeleton or spinner says it is busy. */
 export async function settled(page: Page) {
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, {
-    timeout: 20_000,
-  });
+  await page.waitForFunction(
+    () => document.querySelector('main h1') && !document.querySelector('[aria-busy="true"]'),
+    null,
+    { timeout: 20_000 },
+  );
 }
 
 /** Fails with the list of serious and critical axe-core violations, if any. */

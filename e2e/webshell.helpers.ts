@@ -19,13 +19,17 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, bypassCSP: true, acceptDownloads: true });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(30_000);
   return { context, page };
 }
 
-/** Stores a session the way the login page does, once (not on every navigation). */
+/**
+ * Stores a session the way the login page does, once (not on every navigation). It is written
+ * from a same-origin page that runs no app code (/version.json), so no running page reacts to
+ * it halfway (a half-done token refresh would leave a rotated refresh token behind).
+ */
 export async function storeSession(page: Page, server: RunningServer, session: Session) {
-  if (!page.url().startsWith(server.baseUrl)) await page.goto(`${server.baseUrl}/login`);
+  await page.goto(`${server.baseUrl}/version.json`);
   await page.evaluate((s) => {
     localStorage.setItem('accessToken', s.tokens.accessToken);
     localStorage.setItem('refreshToken', s.tokens.refreshToken);
@@ -93,8 +97,16 @@ export async function createAccount(
   return id;
 }
 
+/** Waits until a popover, menu or dialog has finished its opening transition (axe reads colours). */
+export async function settled(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+  );
+}
+
 /** Fails with the list of serious and critical axe-core findings, if any. */
 export async function expectAxeClean(page: Page, where: string) {
+  await settled(page);
   const violations = await seriousA11yViolations(page);
   expect(
     violations.map(

@@ -136,7 +136,8 @@ export async function createUser(
       url: `/api/auth/users/${id}`,
       payload: { role: opts.role },
     });
-    if (role.statusCode !== 200) throw new Error(`role change failed: ${role.statusCode} ${role.body}`);
+    if (role.statusCode !== 200)
+      throw new Error(`role change failed: ${role.statusCode} ${role.body}`);
   }
   const tokens = await login(app, email, password);
   return { id, email, password, ...tokens };

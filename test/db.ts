@@ -44,9 +44,9 @@ function templateKey(): string {
   const pgliteDir = path.resolve(path.dirname(require.resolve('@electric-sql/pglite')), '..');
   hash.update(fs.readFileSync(path.join(pgliteDir, 'package.json')));
   const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
+    for (const entry of fs
+      .readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else hash.update(`${path.relative(MIGRATIONS_DIR, full)}\n`).update(fs.readFileSync(full));
@@ -216,6 +216,15 @@ async function ensurePostgresTemplate(baseUrl: string): Promise<string> {
         await handle.close();
       }
       await c.query(`alter database ${building} rename to ${name}`);
+      // Templates of older migrations are of no further use; one still being copied from is
+      // busy, and dropping it simply fails (a later run removes it).
+      const old = await c.query<{ datname: string }>(
+        `select datname from pg_database where datname like 'ea\\_tpl\\_%' and datname <> $1`,
+        [name],
+      );
+      for (const { datname } of old.rows) {
+        await c.query(`drop database if exists ${datname}`).catch(() => undefined);
+      }
     } finally {
       await c.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
     }
@@ -223,21 +232,26 @@ async function ensurePostgresTemplate(baseUrl: string): Promise<string> {
   return name;
 }
 
-async function createPostgresDatabase(): Promise<DatabaseHandle> {
+/** A fresh database on TEST_DATABASE_URL's server (what createTestDatabase gives with TEST_DB=postgres). */
+export async function createPostgresDatabase(): Promise<DatabaseHandle> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  postgresTemplate ??= ensurePostgresTemplate(baseUrl);
-  const template = await postgresTemplate;
   const name = `ea_test_${crypto.randomBytes(6).toString('hex')}`;
   await adminQuery(baseUrl, async (c) => {
-    // Copying fails while anything else is connected to the template; that is only ever brief.
     for (let attempt = 0; ; attempt++) {
+      postgresTemplate ??= ensurePostgresTemplate(baseUrl);
+      const template = await postgresTemplate;
       try {
         await c.query(`create database ${name} template ${template}`);
         return;
       } catch (err) {
-        const busy = err instanceof Error && /being accessed by other users/.test(err.message);
-        if (!busy || attempt >= 20) throw err;
+        const message = err instanceof Error ? err.message : '';
+        // Copying fails while anything else is connected to the template (only ever briefly),
+        // and after a run with newer migrations replaced it: then build or find the new one.
+        const busy = /being accessed by other users/.test(message);
+        const gone = /does not exist/.test(message);
+        if ((!busy && !gone) || attempt >= 20) throw err;
+        if (gone) postgresTemplate = undefined;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -41,6 +41,9 @@ export async function createAgentRuntime(
     log: ctx.log,
     jobExpireSeconds: settings.phaseTimeoutSeconds + JOB_EXPIRY_MARGIN_SECONDS,
     supervise: opts.worker,
+    // Embedded, every job is queued in this process and wakes the dispatcher at once; polling is
+    // only the fallback for retries. Scaled out, other processes' jobs also wake it (NOTIFY).
+    pollingIntervalSeconds: ctx.database.kind === 'pglite' ? 10 : 2,
   });
   const store = createSessionStore(ctx.db);
   const core: RuntimeCore = {

@@ -19,7 +19,7 @@ export interface PhaseQueue {
   state(): 'up' | 'down' | 'not-started';
   /** Queues a phase job; a second job for the same session step is dropped while one waits. */
   enqueue(job: PhaseJob): Promise<void>;
-  /** Starts `concurrency` workers that call `handler` for each job. */
+  /** Runs up to `concurrency` jobs at once, calling `handler` for each. */
   work(concurrency: number, handler: (job: PhaseJob) => Promise<void>): Promise<void>;
   /** Wakes this process's idle workers (a job was queued somewhere). */
   wake(): void;
@@ -69,7 +69,17 @@ export async function createPhaseQueue(opts: {
   await boss.start();
   await boss.createQueue(PHASE_QUEUE, { name: PHASE_QUEUE, policy: 'short' });
   state = 'up';
-  const workerIds: string[] = [];
+  const pollMs = (opts.pollingIntervalSeconds ?? 2) * 1000;
+  let stopping = false;
+  let running: Promise<void> = Promise.resolve();
+  let sleeper: (() => void) | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let again = false;
+  function wake(): void {
+    again = true;
+    if (idleTimer) clearTimeout(idleTimer);
+    sleeper?.();
+  }
 
   return {
     state: () => state,
@@ -87,24 +97,57 @@ export async function createPhaseQueue(opts: {
     },
 
     async work(concurrency, handler) {
-      for (let i = 0; i < concurrency; i++) {
-        const id = await boss.work<PhaseJob>(
-          PHASE_QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 },
-          async ([job]) => {
-            if (job) await handler(job.data);
-          },
-        );
-        workerIds.push(id);
-      }
+      // One dispatcher per process, not one pg-boss poller per slot: a single fetch takes as many
+      // jobs as there are free slots, so an idle process costs one query per polling interval
+      // (PGlite has a single connection that every query waits for).
+      let active = 0;
+      const loop = async () => {
+        while (!stopping) {
+          again = false;
+          const free = concurrency - active;
+          if (free > 0) {
+            let jobs: Array<{ id: string; data: PhaseJob }> = [];
+            try {
+              jobs = (await boss.fetch<PhaseJob>(PHASE_QUEUE, { batchSize: free })) ?? [];
+            } catch (err) {
+              log.warn({ err: (err as Error).message }, 'could not fetch phase jobs');
+            }
+            for (const job of jobs) {
+              active++;
+              void handler(job.data)
+                .then(
+                  () => boss.complete(PHASE_QUEUE, job.id),
+                  (err: unknown) =>
+                    boss.fail(PHASE_QUEUE, job.id, { message: (err as Error).message }),
+                )
+                .catch((err: unknown) => {
+                  log.warn({ err: (err as Error).message }, 'could not record job outcome');
+                })
+                .finally(() => {
+                  active--;
+                  wake();
+                });
+            }
+            // A full batch may mean more are waiting.
+            if (jobs.length === free && free > 0) continue;
+          }
+          if (again || stopping) continue;
+          await new Promise<void>((resolve) => {
+            sleeper = resolve;
+            idleTimer = setTimeout(resolve, pollMs);
+          });
+          sleeper = undefined;
+        }
+      };
+      running = loop();
     },
 
-    wake() {
-      for (const id of workerIds) boss.notifyWorker(id);
-    },
+    wake,
 
     async stopWorkers() {
-      await Promise.all(workerIds.map((id) => boss.offWork({ id })));
+      stopping = true;
+      wake();
+      await running;
     },
 
     async stop() {

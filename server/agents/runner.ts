@@ -102,27 +102,27 @@ export function createRunner(core: RuntimeCore): Runner {
 
   /**
    * The phase's model handle with the token budget applied: no call starts once the budget is
-   * used up, and the call that goes over it stops the phase.
+   * used up, and the call that goes over it stops the phase. Counts the calls made.
    */
   function budgeted(
     handle: ModelHandle,
     row: AgentSessionRow,
     controller: AbortController,
-    usage: { used: number },
+    usage: { used: number; calls: number },
   ): ModelHandle {
     const budget = row.tokenBudget;
-    if (budget === null) return handle;
     const stop = () => {
       const signal = new StopSignal('budget', budgetText(row, usage.used));
       controller.abort(signal);
       return signal;
     };
     const before = () => {
-      if (usage.used >= budget) throw stop();
+      usage.calls++;
+      if (budget !== null && usage.used >= budget) throw stop();
     };
     const after = (tokens: number) => {
       usage.used += tokens;
-      if (usage.used > budget) throw stop();
+      if (budget !== null && usage.used > budget) throw stop();
     };
     return {
       async generateText(input) {
@@ -157,6 +157,8 @@ export function createRunner(core: RuntimeCore): Runner {
     } catch {
       return;
     }
+    // The tokens a failed session used are written with its new status.
+    const totals = await models.usage.forSession(row.id).catch(() => undefined);
     const after = await store.update(
       row.id,
       { step: row.step, leaseOwner: owner },
@@ -169,11 +171,17 @@ export function createRunner(core: RuntimeCore): Runner {
         completedAt: new Date(),
         leaseOwner: null,
         leaseUntil: null,
+        ...(totals
+          ? {
+              inputTokens: totals.inputTokens,
+              outputTokens: totals.outputTokens,
+              costUsd: totals.costUsd,
+              llmCalls: totals.calls,
+            }
+          : {}),
       },
     );
     if (!after) return;
-    // The tokens a failed session used are shown with it too.
-    await refreshUsage(after).catch(() => 0);
     await writeLog(core, after, message, 'error');
     await publishUpdate(core, after, kind === 'phase' ? 'process_error' : 'error', {
       error: message,
@@ -225,7 +233,7 @@ export function createRunner(core: RuntimeCore): Runner {
         ),
       timeoutMs,
     );
-    const usage = { used: row.inputTokens + row.outputTokens };
+    const usage = { used: row.inputTokens + row.outputTokens, calls: 0 };
     const heartbeat = setInterval(
       () => {
         void (async () => {
@@ -253,11 +261,9 @@ export function createRunner(core: RuntimeCore): Runner {
 
     const started = performance.now();
     try {
-      if (row.tokenBudget !== null) {
-        usage.used = await refreshUsage(row);
-        if (usage.used >= row.tokenBudget) {
-          throw new StopSignal('budget', budgetText(row, usage.used));
-        }
+      // The cached totals are current: they are refreshed after every phase that used the model.
+      if (row.tokenBudget !== null && usage.used >= row.tokenBudget) {
+        throw new StopSignal('budget', budgetText(row, usage.used));
       }
       const lastFeedback = row.feedback[row.feedback.length - 1];
       const previous = row.results.find((r) => r.phase === row.phase);
@@ -319,8 +325,8 @@ export function createRunner(core: RuntimeCore): Runner {
         );
       }
       const result = parsed.data;
-      // The session's usage totals are refreshed after every phase (status replies show them).
-      usage.used = await refreshUsage(row);
+      // The session's usage totals are refreshed after every phase that called the model.
+      if (usage.calls > 0) usage.used = await refreshUsage(row);
       if (row.tokenBudget !== null && usage.used > row.tokenBudget) {
         throw new StopSignal('budget', budgetText(row, usage.used));
       }

@@ -87,6 +87,19 @@ describe('/ws authentication', () => {
     expect(first).toMatchObject({ type: 'connection-established', clientId: expect.any(String) });
   });
 
+  it('closes the connection with 4401 when its access token expires', async () => {
+    const u = await user();
+    const shortLived = await t.ctx.signer.sign({ sub: u.id, purpose: 'access' }, 2);
+    const s = await connectWs(baseUrl, shortLived);
+    open.push(s);
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) =>
+      s.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    expect(closed).toEqual({ code: 4401, reason: 'Access token expired' });
+    // The expired token no longer connects.
+    expect(await refusedStatus(wsUrl(baseUrl, shortLived))).toBe(401);
+  });
+
   it('the token in the URL never reaches the request log', async () => {
     const { scrubUrl } = await import('../platform/logging');
     expect(scrubUrl('/ws?token=eyJhbGciOi.secret.sig')).toBe('/ws?token=%5Bredacted%5D');

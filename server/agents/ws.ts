@@ -37,6 +37,21 @@ interface Client {
   subs: Map<string, Set<string>>;
   /** Since when its unsent data has been over the limit. */
   overSince: number | undefined;
+  /** When the access token it connected with expires (ms); then it must reconnect. */
+  expiresAt: number;
+}
+
+/** The `exp` of an access token access control has already verified, in ms. */
+function tokenExpiry(token: unknown): number {
+  if (typeof token !== 'string') return Number.POSITIVE_INFINITY;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+      exp?: unknown;
+    };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 export interface WsHub {
@@ -126,6 +141,13 @@ export function createWsHub(
         continue;
       }
       if (dropIfSlow(client)) continue;
+      if (Date.now() >= client.expiresAt) {
+        // A connection lives no longer than its token: the client refreshes and reconnects, and
+        // access control checks the user again.
+        client.socket.close(WS_CLOSE.unauthorized, 'Access token expired');
+        remove(client);
+        continue;
+      }
       client.alive = false;
       try {
         client.socket.ping();
@@ -272,6 +294,7 @@ export function createWsHub(
             alive: true,
             subs: new Map(),
             overSince: undefined,
+            expiresAt: tokenExpiry((request.query as Record<string, unknown>).token),
           };
           clients.add(client);
           const set = byUser.get(user.id) ?? new Set<Client>();

@@ -78,6 +78,10 @@ function describeValidation(error: FastifyError): string {
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  // The API speaks JSON (and multipart where a module registers it). Fastify would also parse
+  // text/plain into a string, turning a wrong content type into a confusing 400 about the body
+  // shape; without that parser it is the 415 below, like every other unsupported type.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
       if (err.retryAfterSeconds !== undefined)

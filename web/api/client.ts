@@ -45,11 +45,26 @@ const API_BASE = (import.meta.env.VITE_API_BASE as string | undefined) ?? '';
 
 let refreshing: Promise<boolean> | undefined;
 
-/** One refresh at a time: concurrent 401s wait for the same refresh. */
-export function refreshTokens(): Promise<boolean> {
-  refreshing ??= (async () => {
+/**
+ * Runs the refresh under a lock shared by every tab of this site (Web Locks API where there is
+ * one): refresh tokens rotate on use, and two tabs refreshing with the same token would look
+ * like token theft to the server and sign the user out everywhere.
+ */
+function withRefreshLock(run: () => Promise<boolean>): Promise<boolean> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? locks.request('econagents-token-refresh', run) : run();
+}
+
+/**
+ * One refresh at a time: concurrent 401s wait for the same refresh. `staleAccessToken` is the
+ * token the failed request carried; when the stored one differs by the time the lock is held,
+ * another request or tab has already refreshed and there is nothing to do.
+ */
+export function refreshTokens(staleAccessToken?: string): Promise<boolean> {
+  refreshing ??= withRefreshLock(async () => {
     const auth = getAuth();
     if (!auth) return false;
+    if (staleAccessToken !== undefined && auth.accessToken !== staleAccessToken) return true;
     try {
       const res = await fetch(`${API_BASE}/api/auth/refresh`, {
         method: 'POST',
@@ -70,7 +85,7 @@ export function refreshTokens(): Promise<boolean> {
     } catch {
       return false;
     }
-  })().finally(() => {
+  }).finally(() => {
     refreshing = undefined;
   });
   return refreshing;
@@ -118,9 +133,14 @@ export async function apiRequest<T>(
   options: RequestOptions = {},
 ): Promise<ApiResult<T>> {
   try {
+    const sentWith = getAuth()?.accessToken;
     let res = await send(path, options);
     if (res.status === 401 && getAuth() && !path.startsWith('/api/auth/login')) {
-      if (await refreshTokens()) res = await send(path, options);
+      // Parallel requests that all carried the expired token share one refresh: a request whose
+      // 401 arrives after another one already stored a new token just retries with it.
+      const current = getAuth()?.accessToken;
+      const renewed = current !== sentWith ? true : await refreshTokens(sentWith);
+      if (renewed) res = await send(path, options);
     }
     if (!res.ok) return failureFrom(res);
     if (res.status === 204) return { success: true } as T;

@@ -65,3 +65,28 @@ describe('system routes', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('system routes when the database is down', () => {
+  it('GET /api/health answers 503 with the database down', async () => {
+    const db = t.ctx.db;
+    // Pretend the database went away: every query fails.
+    const failing = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === 'execute') return () => Promise.reject(new Error('connection refused'));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    Object.assign(t.ctx, { db: failing });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        success: true,
+        data: { status: 'degraded', database: { state: 'down' } },
+      });
+    } finally {
+      Object.assign(t.ctx, { db });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+});

@@ -50,6 +50,9 @@ export function createWaitingListService(store: WaitingListStore) {
         header: true,
         columns: [...CSV_COLUMNS],
         record_delimiter: 'windows',
+        // csv-stringify quotes a field only for the record delimiter itself (CRLF); a lone LF
+        // or CR inside a field (a multi-line affiliation) must be quoted too.
+        quoted_match: /[\r\n]/,
         cast: { string: neutraliseCsvCell },
       });
       const rows = Readable.from(

@@ -185,9 +185,7 @@ export default function AdminPage() {
             value="users"
             id="admin-tab-users"
             aria-controls="admin-panel-users"
-            label={
-              pendingCount > 0 ? `User Management (${pendingCount} pending)` : 'User Management'
-            }
+            label="User Management"
           />
           <Tab
             value="waiting"
@@ -220,12 +218,19 @@ export default function AdminPage() {
                 message="No users yet. New registrations appear here for approval."
               />
             ) : (
-              <UsersTable
-                users={allUsers}
-                busyUser={busyUser}
-                onDecide={(u, status) => void decide(u, status)}
-                onEdit={setEditing}
-              />
+              <>
+                <Typography color="text.secondary" variant="body2" sx={{ px: 1, mb: 1 }}>
+                  {pendingCount === 0
+                    ? 'No account is waiting for approval.'
+                    : `${pendingCount} ${pendingCount === 1 ? 'account is' : 'accounts are'} waiting for approval.`}
+                </Typography>
+                <UsersTable
+                  users={allUsers}
+                  busyUser={busyUser}
+                  onDecide={(u, status) => void decide(u, status)}
+                  onEdit={setEditing}
+                />
+              </>
             ))}
         </Box>
 

@@ -52,23 +52,17 @@ export default function OverviewPage() {
               <RecentProjects projects={dashboard.data.recentProjects} />
             </Grid>
             <Grid size={{ xs: 12, lg: 6 }}>
-              <RecentActivity
-                events={dashboard.data.recentActivity}
-                note={dashboard.data.sessionsNote}
-              />
-            </Grid>
-          </Grid>
-          <Grid container spacing={3}>
-            <Grid size={{ xs: 12, lg: 7 }}>
-              <ActiveWorkflowsTable
-                workflows={dashboard.data.activeWorkflows}
-                note={dashboard.data.sessionsNote}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, lg: 5 }}>
               <ResearchAreaChart data={dashboard.data.researchAreaDistribution} />
             </Grid>
           </Grid>
+          <ActiveWorkflowsTable
+            workflows={dashboard.data.activeWorkflows}
+            note={dashboard.data.sessionsNote}
+          />
+          <RecentActivity
+            events={dashboard.data.recentActivity}
+            note={dashboard.data.sessionsNote}
+          />
         </Stack>
       )}
     </>

@@ -294,10 +294,12 @@ export default function SettingsPage() {
           if (reason !== 'clickaway') setSaved(undefined);
         }}
         anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        // Below the top bar, not over it.
+        sx={{ top: { xs: 72, sm: 80 } }}
       >
         <Alert
           severity="success"
-          variant="filled"
+          sx={{ boxShadow: 6, border: 1, borderColor: 'success.main' }}
           onClose={() => setSaved(undefined)}
           data-testid="settings-saved"
         >

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  VIEWPORTS,
+  approvedUser,
+  call,
+  expectAxeClean,
+  openSignedIn,
+  settled,
+  shot,
+} from './web-pages.helpers';
+
+/**
+ * Documentation (platform.md §2) against the real server: a helpful empty state (no samples), a
+ * Markdown upload whose viewer renders KaTeX math, tabs and category chips that really filter,
+ * search over name and project, download and delete; axe-clean at phone and desktop width.
+ */
+
+const USER = {
+  email: 'dora.docs@e2e.example',
+  password: 'dora-password-1',
+  displayName: 'Dora Docs',
+};
+const EULER = [
+  '# Consumption Euler equation',
+  '',
+  'The household maximises $$U = E_0 \\sum_{t=0}^{\\infty} \\beta^t \\frac{c_t^{1-\\sigma}}{1-\\sigma}$$',
+  '',
+  'so that $c_t^{-\\sigma} = \\beta (1+r) E_t c_{t+1}^{-\\sigma}$.',
+  '',
+  '| Parameter | Value |',
+  '|---|---|',
+  '| $\\beta$ | 0.99 |',
+].join('\n');
+
+let server: RunningServer;
+let browser: Browser;
+
+interface DocRow {
+  id: string;
+  name: string;
+  category: string;
+}
+
+async function token() {
+  return (await apiLogin(server.baseUrl, USER.email, USER.password)).tokens.accessToken;
+}
+
+async function documents(): Promise<DocRow[]> {
+  const r = await call<{ data: { documents: DocRow[] } }>(server.baseUrl, 'GET', '/api/documents', {
+    token: await token(),
+  });
+  return r.body.data.documents;
+}
+
+async function open(path: string, width = 1440, height = 900): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  const session = await apiLogin(server.baseUrl, USER.email, USER.password);
+  await openSignedIn(page, server.baseUrl, session, path);
+  await settled(page);
+  return page;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await approvedUser(server, USER);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('Documentation', () => {
+  it('starts with a helpful empty state, uploads Markdown and renders its math', async () => {
+    const page = await open('/app/documentation');
+    await page.getByText('No documents yet').waitFor();
+    expect(await page.getByTestId('documents-table').count()).toBe(0);
+    await expectAxeClean(page, 'empty documentation');
+
+    // The main Upload button opens the dialog; only accepted types can be sent.
+    await page.getByRole('button', { name: 'Upload document' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload a document' });
+    const upload = dialog.getByRole('button', { name: 'Upload' });
+    expect(await upload.isDisabled()).toBe(true);
+    await dialog.getByTestId('document-file-input').setInputFiles({
+      name: 'setup.exe',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('MZ'),
+    });
+    await dialog.getByText('setup.exe is not an accepted type').waitFor();
+    expect(await upload.isDisabled()).toBe(true);
+    await dialog.getByTestId('document-file-input').setInputFiles({
+      name: 'euler-notes.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(EULER),
+    });
+    await dialog.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Model Documentation' }).click();
+    await expectAxeClean(page, 'upload dialog');
+    await upload.click();
+
+    // The viewer opens on the new document with KaTeX-rendered math and the table.
+    const viewer = page.getByRole('dialog', { name: 'euler-notes' });
+    await viewer.waitFor();
+    const content = viewer.getByTestId('document-content');
+    await content.locator('.katex-display').first().waitFor();
+    expect(await content.locator('.katex').count()).toBeGreaterThanOrEqual(3);
+    // Rendered as math (KaTeX's MathML carries the TeX source), not shown as raw dollars.
+    expect(await content.locator('annotation').first().textContent()).toContain('\\beta^t');
+    expect(await content.textContent()).not.toContain('$$');
+    await content.getByRole('heading', { name: 'Consumption Euler equation' }).waitFor();
+    expect(await content.locator('table td').first().textContent()).toContain('β');
+    await shot(page, 'documents-viewer-wide');
+    await expectAxeClean(page, 'document viewer');
+    expect(page.url()).toContain('doc=');
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'detached' });
+
+    const [stored] = await documents();
+    expect(stored).toMatchObject({ name: 'euler-notes', category: 'model_documentation' });
+    await page.getByTestId('documents-table').getByText('euler-notes').waitFor();
+
+    // Download hands over the file as uploaded.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download euler-notes' }).click();
+    const file = await download;
+    const path = await file.path();
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(path, 'utf8')).toBe(EULER);
+    await page.context().close();
+  });
+
+  it('filters by tab, category chip and search; deletes after confirming', async () => {
+    const t = await token();
+    const project = await call<{ data: { project: { id: string } } }>(
+      server.baseUrl,
+      'POST',
+      '/api/projects',
+      { token: t, body: { title: 'Trade and wages in Mexico', researchArea: 'Trade' } },
+    );
+    for (const [name, category] of [
+      ['County wage data dictionary', 'data_dictionary'],
+      ['Tariff pass-through report', 'research_report'],
+      ['Replication guide', 'reproducibility_guide'],
+    ]) {
+      const r = await call(server.baseUrl, 'POST', '/api/documents', {
+        token: t,
+        body: {
+          name,
+          category,
+          format: 'md',
+          content: `# ${name}`,
+          projectId: category === 'research_report' ? project.body.data.project.id : undefined,
+        },
+      });
+      expect(r.status).toBe(201);
+    }
+    const page = await open('/app/documentation');
+    const table = page.getByTestId('documents-table');
+    const names = async () =>
+      (await table.getByRole('button').allTextContents()).filter(
+        (n) => !n.startsWith('Download') && !n.startsWith('Delete') && n.trim() !== '',
+      );
+    await table.getByText('Tariff pass-through report').waitFor();
+    expect((await names()).sort()).toEqual(
+      [
+        'County wage data dictionary',
+        'Replication guide',
+        'Tariff pass-through report',
+        'euler-notes',
+      ].sort(),
+    );
+
+    // A chip filters the list.
+    await page.getByRole('button', { name: /^Research Reports \(1\)/ }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
+    );
+    expect(await names()).toEqual(['Tariff pass-through report']);
+    await page.getByRole('button', { name: /^All Documents/ }).click();
+    await table.getByText('euler-notes').waitFor();
+
+    // Tabs group categories: Models & Code holds model docs and the reproducibility guide.
+    await page.getByRole('tab', { name: 'Models & Code' }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 2,
+    );
+    expect((await names()).sort()).toEqual(['Replication guide', 'euler-notes']);
+    await page.getByRole('tab', { name: 'Data Dictionaries' }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
+    );
+    expect(await names()).toEqual(['County wage data dictionary']);
+    await page.getByRole('tab', { name: 'Documents' }).click();
+
+    // Search covers the project title too.
+    await page.getByRole('searchbox', { name: 'Search documents' }).fill('mexico');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
+    );
+    expect(await names()).toEqual(['Tariff pass-through report']);
+    await page.getByRole('searchbox', { name: 'Search documents' }).fill('no such words');
+    await page.getByText('No documents in this view match "no such words".').waitFor();
+    await page.getByRole('searchbox', { name: 'Search documents' }).fill('');
+    await table.getByText('euler-notes').waitFor();
+    await shot(page, 'documents-wide');
+    await expectAxeClean(page, 'documents list');
+
+    // Delete asks first.
+    await page.getByRole('button', { name: 'Delete Replication guide' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete document' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      () =>
+        !document
+          .querySelector('[data-testid="documents-table"]')
+          ?.textContent?.includes('Replication guide'),
+    );
+    expect((await documents()).map((d) => d.name)).not.toContain('Replication guide');
+    await page.context().close();
+  });
+
+  it('works on a phone: list, viewer, axe', async () => {
+    const phone = VIEWPORTS[0];
+    const page = await open('/app/documentation', phone.width, phone.height);
+    const list = page.getByTestId('documents-table');
+    await list.getByText('euler-notes').waitFor();
+    await expectAxeClean(page, 'documentation (phone)');
+    await shot(page, 'documents-phone');
+    await list.getByRole('button', { name: 'euler-notes' }).click();
+    const viewer = page.getByRole('dialog', { name: 'euler-notes' });
+    await viewer.getByTestId('document-content').locator('.katex').first().waitFor();
+    await shot(page, 'documents-viewer-phone');
+    await expectAxeClean(page, 'document viewer (phone)');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,320 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { Settings } from '../common/settings';
+import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  VIEWPORTS,
+  approvedUser,
+  call,
+  expectAxeClean,
+  openSignedIn,
+  settled,
+  shot,
+  type Session,
+} from './web-pages.helpers';
+
+/**
+ * Settings (platform.md §2, §5) against the real server: edits in several categories are saved
+ * with PUT /api/settings and are still there after a reload; the confirmation shows only after
+ * the server saved (and for about 3 s); a failed save says so; API keys stay masked; the theme
+ * switches at once; password change and "sign out other sessions" work; every category is
+ * axe-clean at phone and desktop width.
+ */
+
+const SAVED = 'Settings have been saved successfully!';
+const USER = {
+  email: 'sam.settings@e2e.example',
+  password: 'sam-password-1',
+  displayName: 'Sam Settings',
+};
+const LLM_KEY = 'sk-e2e-secret-key-4821';
+
+let server: RunningServer;
+let browser: Browser;
+let sam: Session;
+/** Changes when the password test changes it. */
+let password = USER.password;
+
+/**
+ * A fresh sign-in per page: pages rotate their refresh token, and a rotated token used again
+ * (by the next page) would revoke the whole family.
+ */
+async function freshSession(): Promise<Session> {
+  sam = await apiLogin(server.baseUrl, USER.email, password);
+  return sam;
+}
+
+async function stored(): Promise<Settings> {
+  const r = await call<{ data: { settings: Settings } }>(server.baseUrl, 'GET', '/api/settings', {
+    token: sam.tokens.accessToken,
+  });
+  expect(r.status).toBe(200);
+  return r.body.data.settings;
+}
+
+async function open(path = '/app/settings', width = 1440, height = 900): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  await openSignedIn(page, server.baseUrl, await freshSession(), path);
+  await settled(page);
+  return page;
+}
+
+async function category(page: Page, name: string) {
+  const nav = page.getByRole('navigation', { name: 'Settings categories' });
+  // The list of categories from md (900 px) up; a select below.
+  if ((page.viewportSize()?.width ?? 0) >= 900) await nav.getByRole('button', { name }).click();
+  else {
+    await page.getByRole('combobox', { name: 'Settings category' }).click();
+    await page.getByRole('option', { name }).click();
+  }
+  await page.getByRole('heading', { level: 2, name }).waitFor();
+  // Let a closing menu finish fading before anything looks at the page.
+  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  sam = await approvedUser(server, USER);
+  password = USER.password;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('Settings', () => {
+  it('saves edits from several categories on the server and shows them after a reload', async () => {
+    const page = await open();
+    await page.getByLabel('Display name').fill('Sam Settings-Smith');
+
+    await category(page, 'API Keys');
+    expect(await page.getByTestId('api-key-masked').first().textContent()).toBe('Not set');
+    await page.getByRole('button', { name: 'Set key for Language-model API key' }).click();
+    await page.getByLabel('New Language-model API key').fill(LLM_KEY);
+
+    await category(page, 'AI & Agents');
+    const temperature = page.getByRole('slider', { name: /Temperature/ });
+    expect(await temperature.getAttribute('aria-valuenow')).toBe('0.7');
+    await temperature.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await temperature.getAttribute('aria-valuenow')).toBe('0.8');
+    await page.getByLabel('Max tokens per response').fill('3000');
+    await choose(page, 'Agent autonomy', 'High');
+
+    await category(page, 'Data Settings');
+    const cache = page.getByRole('slider', { name: /Max cache size/ });
+    // The cache-size slider works only while caching is on (platform.md §5).
+    expect(await cache.isDisabled()).toBe(false);
+    await page.getByRole('switch', { name: 'Cache datasets' }).click();
+    expect(await cache.isDisabled()).toBe(true);
+    await page.getByRole('switch', { name: 'Cache datasets' }).click();
+    await cache.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await cache.getAttribute('aria-valuenow')).toBe('600');
+    await choose(page, 'Missing-value imputation', 'Median');
+
+    await category(page, 'Code Generation');
+    await choose(page, 'Default language', 'Julia');
+    await category(page, 'Terminal & Runtime');
+    await page.getByLabel('Code execution time limit (seconds)').fill('120');
+    await category(page, 'Notifications');
+    await page.getByRole('switch', { name: 'A session failed' }).click();
+
+    // The confirmation appears only after the PUT was answered.
+    const put = page.waitForResponse(
+      (r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT',
+    );
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    expect((await put).status()).toBe(200);
+    const notice = page.getByTestId('settings-saved');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(SAVED);
+    const shownAt = Date.now();
+    await notice.waitFor({ state: 'detached', timeout: 6000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(2000);
+    expect(shownFor).toBeLessThan(4500);
+
+    const s = await stored();
+    expect(s.profile.displayName).toBe('Sam Settings-Smith');
+    expect(s.ai).toMatchObject({ temperature: 0.8, maxTokens: 3000, agentAutonomy: 'high' });
+    expect(s.data).toMatchObject({
+      cacheDatasets: true,
+      maxCacheSize: 600,
+      imputationStrategy: 'median',
+    });
+    expect(s.codeGeneration.defaultLanguage).toBe('julia');
+    expect(s.runtime.codeExecutionTimeLimitSeconds).toBe(120);
+    expect(s.notifications.sessionFailed).toBe(false);
+    expect(s.apiKeys.llmApiKey.hasKey).toBe(true);
+    expect(JSON.stringify(s)).not.toContain(LLM_KEY);
+
+    // After a reload the form shows what the server holds; the key only masked.
+    await page.reload();
+    await settled(page);
+    await category(page, 'User Profile');
+    expect(await page.getByLabel('Display name').inputValue()).toBe('Sam Settings-Smith');
+    await category(page, 'API Keys');
+    const masked = (await page.getByTestId('api-key-masked').first().textContent()) ?? '';
+    expect(masked).toBe(s.apiKeys.llmApiKey.masked);
+    expect(masked).not.toContain(LLM_KEY);
+    expect(await page.content()).not.toContain(LLM_KEY);
+    await category(page, 'AI & Agents');
+    expect(
+      await page.getByRole('slider', { name: /Temperature/ }).getAttribute('aria-valuenow'),
+    ).toBe('0.8');
+    expect(await page.getByLabel('Max tokens per response').inputValue()).toBe('3000');
+    await category(page, 'Data Settings');
+    expect(
+      await page.getByRole('slider', { name: /Max cache size/ }).getAttribute('aria-valuenow'),
+    ).toBe('600');
+
+    // Clearing the key: stored as gone after Save.
+    await category(page, 'API Keys');
+    await page.getByRole('button', { name: 'Clear Language-model API key' }).click();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('settings-saved').waitFor();
+    expect((await stored()).apiKeys.llmApiKey.hasKey).toBe(false);
+    await page.context().close();
+  });
+
+  it('says when a save failed, and checks fields before sending', async () => {
+    const page = await open('/app/settings?section=ai');
+    let puts = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/settings') && r.method() === 'PUT') puts++;
+    });
+    await page.getByLabel('Max tokens per response').fill('50');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Please correct the highlighted field before saving.').waitFor();
+    await page.getByText('Max tokens must be between 100 and 32000').waitFor();
+    expect(puts).toBe(0);
+    await page.getByLabel('Max tokens per response').fill('4000');
+
+    // The server fails: an error, and no success message.
+    await page.route('**/api/settings', async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, error: 'Unavailable', message: 'Database is down' }),
+      });
+    });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Your settings were not saved: Database is down').waitFor();
+    expect(await page.getByTestId('settings-saved').count()).toBe(0);
+    expect((await stored()).ai.maxTokens).toBe(3000);
+    await page.context().close();
+  });
+
+  it('switches the theme at once and keeps the saved one', async () => {
+    const page = await open('/app/settings?section=interface');
+    const htmlClass = () => page.evaluate(() => document.documentElement.className);
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+    const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await page.waitForFunction(() => document.documentElement.classList.contains('light'));
+    const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(darkBg).not.toBe(lightBg);
+
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('settings-saved').waitFor();
+    expect((await stored()).profile.theme).toBe('dark');
+    await shot(page, 'settings-dark-wide');
+    await expectAxeClean(page, 'settings in dark mode');
+
+    // A fresh browser (no local choice) gets the account's saved theme.
+    const fresh = await open('/app');
+    await fresh.waitForFunction(() => document.documentElement.classList.contains('dark'));
+    await fresh.context().close();
+    expect(await htmlClass()).toContain('dark');
+    await page.getByRole('radio', { name: 'System' }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('settings-saved').waitFor();
+    expect((await stored()).profile.theme).toBe('system');
+    await page.context().close();
+  });
+
+  it('changes the password and signs out the other sessions', async () => {
+    const other = await apiLogin(server.baseUrl, USER.email, USER.password);
+    const page = await open('/app/settings?section=security');
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill('sam-new-password-2');
+    await page.getByLabel('Confirm new password').fill('sam-new-password-2');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password/i })
+      .waitFor();
+    expect(await page.getByRole('alert').first().getAttribute('class')).toContain('Error');
+
+    // Mismatch is caught before sending.
+    await page.getByLabel('Current password').fill(USER.password);
+    await page.getByLabel('Confirm new password').fill('something-else-9');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The new passwords do not match').waitFor();
+
+    await page.getByLabel('Confirm new password').fill('sam-new-password-2');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(/^Password changed\./).waitFor();
+    password = 'sam-new-password-2';
+    // The new password signs in; the other session was signed out by the change.
+    await apiLogin(server.baseUrl, USER.email, 'sam-new-password-2');
+    const refreshed = await call(server.baseUrl, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: other.tokens.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+
+    // Sign out everywhere else: a new second session ends, this browser stays signed in.
+    const second = await apiLogin(server.baseUrl, USER.email, 'sam-new-password-2');
+    await page.getByRole('button', { name: 'Sign out of all other sessions' }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign out other sessions' })
+      .getByRole('button', { name: 'Sign out others' })
+      .click();
+    await page.getByText(/^Signed out of \d+ other session/).waitFor();
+    const again = await call(server.baseUrl, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: second.tokens.refreshToken },
+    });
+    expect(again.status).toBe(401);
+    await page.reload();
+    await settled(page);
+    await page.getByRole('heading', { level: 2, name: 'Security' }).waitFor();
+    await page.context().close();
+  });
+
+  it('is axe-clean in every category at phone and desktop width', async () => {
+    for (const vp of VIEWPORTS) {
+      const page = await open('/app/settings', vp.width, vp.height);
+      for (const name of [
+        'User Profile',
+        'API Keys',
+        'User Interface',
+        'AI & Agents',
+        'Data Settings',
+        'Code Generation',
+        'Terminal & Runtime',
+        'Notifications',
+        'Security',
+      ]) {
+        await category(page, name);
+        await expectAxeClean(page, `settings ${name} (${vp.name})`);
+        if (['API Keys', 'AI & Agents', 'Security'].includes(name))
+          await shot(page, `settings-${name.replace(/\W+/g, '-')}-${vp.name}`);
+      }
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../../test/db';
+import { openPglite, type DatabaseHandle } from '../db/connect';
+import { users } from '../db/schema';
+import { verifyPassword } from '../modules/auth/passwords';
+
+/** `npm run admin -- create --email X --password Y`, run as an operator would. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Runs the command; `direct` skips npm (what `npm run admin` runs, without npm's own second of
+ * start-up) for the cases that only check the command line.
+ */
+function runAdmin(args: string[], env: Record<string, string>, direct = false) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DATA_DIR'].includes(k),
+    ),
+  );
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const [cmd, ...pre] = direct
+      ? [process.execPath, '--import', 'tsx', 'server/cli/admin.ts']
+      : ['npm', 'run', 'admin', '--'];
+    const child = spawn(cmd!, [...pre, ...args], {
+      cwd: ROOT,
+      env: { ...clean, LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-admin-cli-'));
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function adminRow(handle: DatabaseHandle, email: string) {
+  const [row] = await handle.db.select().from(users).where(eq(users.email, email));
+  return row;
+}
+
+describe('npm run admin -- create', () => {
+  it('explains its usage and exits 2 on a bad command line, without touching the database', async () => {
+    const env = { DATA_DIR: dataDir };
+    const [usage, ...badLines] = await Promise.all([
+      runAdmin([], env),
+      ...[['frobnicate'], ['create', '--email', 'a@b.example'], ['create', '--bogus']].map((a) =>
+        runAdmin(a, env, true),
+      ),
+    ]);
+    for (const res of [usage!, ...badLines]) {
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(
+        'Usage: npm run admin -- create --email <email> --password <password>',
+      );
+    }
+    const [weak, badEmail] = await Promise.all([
+      runAdmin(['create', '--email', 'boss@uni.example', '--password', 'short'], env, true),
+      runAdmin(['create', '--email', 'boss', '--password', 'long-enough-1'], env, true),
+    ]);
+    expect(weak!.code).toBe(2);
+    expect(weak!.stderr).toContain('password must be at least 8 characters');
+    expect(badEmail!.code).toBe(2);
+    expect(badEmail!.stderr).toContain('email must be a valid e-mail address');
+    expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+  }, 120_000);
+
+  it('creates an approved admin in the embedded database of DATA_DIR, then keeps it', async () => {
+    const res = await runAdmin(
+      ['create', '--email', ' Boss@Uni.Example ', '--password', 'cli-password-1'],
+      { DATA_DIR: dataDir },
+    );
+    expect(res.stderr).not.toMatch(/error/i);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Created administrator boss@uni.example');
+    // npm echoes the command line it runs ("> node ... --password ..."); the program does not.
+    const own = res.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('> '))
+      .join('\n');
+    expect(own).not.toContain('cli-password-1');
+
+    const again = await runAdmin(
+      ['create', '--email', 'boss@uni.example', '--password', 'another-password'],
+      { DATA_DIR: dataDir },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      'Administrator already exists (password unchanged): boss@uni.example',
+    );
+
+    const handle = await openPglite(dataDir);
+    try {
+      const row = await adminRow(handle, 'boss@uni.example');
+      expect(row).toMatchObject({ role: 'admin', status: 'approved' });
+      expect(await verifyPassword(row!.passwordHash, 'cli-password-1')).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'works on PostgreSQL through DATABASE_URL',
+    async () => {
+      const handle = await createPostgresDatabase();
+      try {
+        if (handle.kind !== 'postgres') throw new Error('unreachable');
+        const res = await runAdmin(
+          ['create', '--email', 'pg-boss@uni.example', '--password', 'cli-password-2'],
+          { DATABASE_URL: handle.url, DATA_DIR: dataDir },
+        );
+        expect(res.code).toBe(0);
+        expect(res.stdout).toContain('Created administrator pg-boss@uni.example');
+        expect(await adminRow(handle, 'pg-boss@uni.example')).toMatchObject({
+          role: 'admin',
+          status: 'approved',
+        });
+      } finally {
+        await handle.close();
+      }
+    },
+    120_000,
+  );
+});

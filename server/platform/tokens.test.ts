@@ -1,0 +1,71 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { TokenSigner } from './tokens';
+
+const secret = new TextEncoder().encode('k'.repeat(48));
+const signer = new TokenSigner(secret);
+
+describe('TokenSigner', () => {
+  it('round-trips access and download tokens with their claims', async () => {
+    const access = await signer.sign({ sub: 'u1', purpose: 'access' }, 60);
+    expect(await signer.verify(access, 'access')).toEqual({ sub: 'u1', purpose: 'access' });
+    const download = await signer.sign({ sub: 'u1', purpose: 'download', scope: '/api/x' }, 60);
+    expect(await signer.verify(download, 'download')).toEqual({
+      sub: 'u1',
+      purpose: 'download',
+      scope: '/api/x',
+    });
+  });
+
+  it('keeps the purposes apart', async () => {
+    const access = await signer.sign({ sub: 'u1', purpose: 'access' }, 60);
+    const download = await signer.sign({ sub: 'u1', purpose: 'download', scope: '/x' }, 60);
+    expect(await signer.verify(access, 'download')).toBeUndefined();
+    expect(await signer.verify(download, 'access')).toBeUndefined();
+  });
+
+  it('refuses expired, foreign, tampered, unsigned and malformed tokens', async () => {
+    expect(
+      await signer.verify(await signer.sign({ sub: 'u', purpose: 'access' }, -1), 'access'),
+    ).toBeUndefined();
+    const foreign = await new TokenSigner(new TextEncoder().encode('z'.repeat(48))).sign(
+      { sub: 'u', purpose: 'access' },
+      60,
+    );
+    expect(await signer.verify(foreign, 'access')).toBeUndefined();
+    const good = await signer.sign({ sub: 'u', purpose: 'access' }, 60);
+    const [h, p, s] = good.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'admin' })).toString('base64url')}.${s}`;
+    expect(await signer.verify(tampered, 'access')).toBeUndefined();
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${p}.`;
+    expect(await signer.verify(none, 'access')).toBeUndefined();
+    for (const junk of ['', 'x', 'a.b.c', '...']) {
+      expect(await signer.verify(junk, 'access')).toBeUndefined();
+    }
+    // Right secret and purpose, but another issuer or algorithm.
+    const otherIssuer = await new SignJWT({ purpose: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setIssuer('someone-else')
+      .setExpirationTime('1m')
+      .sign(secret);
+    expect(await signer.verify(otherIssuer, 'access')).toBeUndefined();
+    const hs512 = await new SignJWT({ purpose: 'access' })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject('u')
+      .setIssuer('econagents')
+      .setExpirationTime('1m')
+      .sign(secret);
+    expect(await signer.verify(hs512, 'access')).toBeUndefined();
+  });
+
+  it('expires at the time asked for', async () => {
+    const token = await signer.sign({ sub: 'u', purpose: 'access' }, 900);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      iat: number;
+      exp: number;
+    };
+    expect(claims.exp - claims.iat).toBe(900);
+  });
+});
