@@ -77,6 +77,13 @@ describe('POST /api/auth/register', () => {
     expect(rows[0]!.displayName).toBe('Ada Lovelace');
   });
 
+  it('registers once when the same email is sent twice at the same moment', async () => {
+    const email = uniqueEmail();
+    const results = await Promise.all([register({ email }), register({ email })]);
+    expect(results.map((r) => r.res.statusCode).sort()).toEqual([201, 409]);
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+  });
+
   it('refuses the admin address in another case', async () => {
     const { res } = await register({ email: ADMIN.email.toUpperCase() });
     expectError(res, 409);
