@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Download } from 'playwright-core';
 import { apiLogin, E2E_ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
 import {
   apiCall,
@@ -242,11 +242,20 @@ describe('admin page', () => {
       const tokenReply = page.waitForResponse((r) =>
         r.url().endsWith('/api/waiting-list/export-token'),
       );
-      const popup = context.waitForEvent('page');
+      // Listen on the new tab as soon as it exists: the download can start before a later
+      // waitForEvent would be attached.
+      const downloaded = new Promise<Download>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no CSV download within 30 s')), 30_000);
+        context.once('page', (tab) =>
+          tab.once('download', (d) => {
+            clearTimeout(timer);
+            resolve(d);
+          }),
+        );
+      });
       await page.getByRole('button', { name: 'Export CSV' }).click();
       expect((await tokenReply).status()).toBe(200);
-      const tab = await popup;
-      const download = await tab.waitForEvent('download');
+      const download = await downloaded;
       expect(download.url()).toContain('/api/waiting-list/export.csv?token=');
       expect(download.suggestedFilename()).toMatch(/^waiting-list-\d{4}-\d{2}-\d{2}\.csv$/);
       const file = await download.path();

@@ -121,5 +121,6 @@ export async function screenshot(page: Page, name: string) {
   const dir = process.env.E2E_SCREENSHOT_DIR;
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
+  await settled(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }

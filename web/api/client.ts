@@ -52,7 +52,8 @@ let refreshing: Promise<boolean> | undefined;
  */
 function withRefreshLock(run: () => Promise<boolean>): Promise<boolean> {
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  return locks ? locks.request('econagents-token-refresh', run) : run();
+  // The DOM typing nests the callback's promise; at run time it is one promise.
+  return locks ? locks.request('econagents-token-refresh', run).then((ok) => ok) : run();
 }
 
 /**
