@@ -25,7 +25,11 @@ const USER = {
 const EULER = [
   '# Consumption Euler equation',
   '',
-  'The household maximises $$U = E_0 \\sum_{t=0}^{\\infty} \\beta^t \\frac{c_t^{1-\\sigma}}{1-\\sigma}$$',
+  'The household maximises',
+  '',
+  '$$',
+  'U = E_0 \\sum_{t=0}^{\\infty} \\beta^t \\frac{c_t^{1-\\sigma}}{1-\\sigma}',
+  '$$',
   '',
   'so that $c_t^{-\\sigma} = \\beta (1+r) E_t c_{t+1}^{-\\sigma}$.',
   '',
@@ -101,11 +105,12 @@ describe('Documentation', () => {
     });
     await dialog.getByRole('combobox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'Model Documentation' }).click();
+    await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
     await expectAxeClean(page, 'upload dialog');
     await upload.click();
 
     // The viewer opens on the new document with KaTeX-rendered math and the table.
-    const viewer = page.getByRole('dialog', { name: 'euler-notes' });
+    const viewer = page.getByRole('dialog', { name: 'euler-notes.md' });
     await viewer.waitFor();
     const content = viewer.getByTestId('document-content');
     await content.locator('.katex-display').first().waitFor();
@@ -122,12 +127,12 @@ describe('Documentation', () => {
     await viewer.waitFor({ state: 'detached' });
 
     const [stored] = await documents();
-    expect(stored).toMatchObject({ name: 'euler-notes', category: 'model_documentation' });
-    await page.getByTestId('documents-table').getByText('euler-notes').waitFor();
+    expect(stored).toMatchObject({ name: 'euler-notes.md', category: 'model_documentation' });
+    await page.getByTestId('documents-table').getByText('euler-notes.md').waitFor();
 
     // Download hands over the file as uploaded.
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download euler-notes' }).click();
+    await page.getByRole('button', { name: 'Download euler-notes.md' }).click();
     const file = await download;
     const path = await file.path();
     const { readFile } = await import('node:fs/promises');
@@ -166,48 +171,45 @@ describe('Documentation', () => {
       (await table.getByRole('button').allTextContents()).filter(
         (n) => !n.startsWith('Download') && !n.startsWith('Delete') && n.trim() !== '',
       );
+    /** Waits until the table lists exactly these names (in any order). */
+    const shown = async (expected: string[]) => {
+      const want = JSON.stringify([...expected].sort());
+      for (let i = 0; i < 100; i++) {
+        if (JSON.stringify((await names()).sort()) === want) return;
+        await page.waitForTimeout(100);
+      }
+      expect((await names()).sort()).toEqual([...expected].sort());
+    };
     await table.getByText('Tariff pass-through report').waitFor();
     expect((await names()).sort()).toEqual(
       [
         'County wage data dictionary',
         'Replication guide',
         'Tariff pass-through report',
-        'euler-notes',
+        'euler-notes.md',
       ].sort(),
     );
 
     // A chip filters the list.
     await page.getByRole('button', { name: /^Research Reports \(1\)/ }).click();
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
-    );
-    expect(await names()).toEqual(['Tariff pass-through report']);
+    await shown(['Tariff pass-through report']);
     await page.getByRole('button', { name: /^All Documents/ }).click();
-    await table.getByText('euler-notes').waitFor();
+    await table.getByText('euler-notes.md').waitFor();
 
     // Tabs group categories: Models & Code holds model docs and the reproducibility guide.
     await page.getByRole('tab', { name: 'Models & Code' }).click();
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 2,
-    );
-    expect((await names()).sort()).toEqual(['Replication guide', 'euler-notes']);
+    await shown(['Replication guide', 'euler-notes.md']);
     await page.getByRole('tab', { name: 'Data Dictionaries' }).click();
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
-    );
-    expect(await names()).toEqual(['County wage data dictionary']);
+    await shown(['County wage data dictionary']);
     await page.getByRole('tab', { name: 'Documents' }).click();
 
     // Search covers the project title too.
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('mexico');
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="documents-table"] tbody tr').length === 1,
-    );
-    expect(await names()).toEqual(['Tariff pass-through report']);
+    await shown(['Tariff pass-through report']);
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('no such words');
     await page.getByText('No documents in this view match "no such words".').waitFor();
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('');
-    await table.getByText('euler-notes').waitFor();
+    await table.getByText('euler-notes.md').waitFor();
     await shot(page, 'documents-wide');
     await expectAxeClean(page, 'documents list');
 
@@ -230,11 +232,11 @@ describe('Documentation', () => {
     const phone = VIEWPORTS[0];
     const page = await open('/app/documentation', phone.width, phone.height);
     const list = page.getByTestId('documents-table');
-    await list.getByText('euler-notes').waitFor();
+    await list.getByText('euler-notes.md').waitFor();
     await expectAxeClean(page, 'documentation (phone)');
     await shot(page, 'documents-phone');
-    await list.getByRole('button', { name: 'euler-notes' }).click();
-    const viewer = page.getByRole('dialog', { name: 'euler-notes' });
+    await list.getByRole('button', { name: 'euler-notes.md', exact: true }).click();
+    const viewer = page.getByRole('dialog', { name: 'euler-notes.md' });
     await viewer.getByTestId('document-content').locator('.katex').first().waitFor();
     await shot(page, 'documents-viewer-phone');
     await expectAxeClean(page, 'document viewer (phone)');

@@ -34,7 +34,7 @@ import { useDeleteDocument, useDocuments } from '../../api/queries/documents';
 import { DocumentsTable } from './documentation/DocumentsTable';
 import { DocumentViewer } from './documentation/DocumentViewer';
 import { UploadDocumentDialog } from './documentation/UploadDocumentDialog';
-import { downloadDocument } from './documentation/download';
+import { downloadDocument, fileNameOf } from './documentation/download';
 import {
   DOCUMENT_TABS,
   documentFilter,
@@ -259,7 +259,7 @@ export default function DocumentationPage() {
             <DocumentsTable
               documents={rows}
               onOpen={(d) => setParam('doc', d.id)}
-              onDownload={(d) => download(d.id, `${d.name}.${d.format}`)}
+              onDownload={(d) => download(d.id, fileNameOf(d))}
               onDelete={setToDelete}
             />
             {grouped && data && data.total > GROUP_FETCH && (

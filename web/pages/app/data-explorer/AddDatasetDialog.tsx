@@ -68,8 +68,9 @@ export function parseFields(text: string): DatasetField[] {
     .map((line) => line.trim())
     .filter(Boolean)
     .map((line) => {
-      const [name = '', type = '', ...rest] = line.split(':').map((s) => s.trim());
-      return { name, type, description: rest.join(':').trim() };
+      // Only the first two colons separate; a description may contain more.
+      const [name = '', type = '', ...rest] = line.split(':');
+      return { name: name.trim(), type: type.trim(), description: rest.join(':').trim() };
     })
     .filter((f) => f.name !== '');
 }

@@ -16,6 +16,7 @@ import { ErrorAlert } from '../../../components';
 import { useDocument } from '../../../api/queries/documents';
 import { formatBytes, formatDateTime } from '../shared/format';
 import { DocumentContent } from './DocumentContent';
+import { fileNameOf } from './download';
 
 /** Shows one document (GET /api/documents/{id}) rendered by its format. */
 export function DocumentViewer({
@@ -86,10 +87,7 @@ export function DocumentViewer({
       </DialogContent>
       <DialogActions>
         {d && (
-          <Button
-            startIcon={<DownloadIcon />}
-            onClick={() => onDownload(d.id, `${d.name}.${d.format}`)}
-          >
+          <Button startIcon={<DownloadIcon />} onClick={() => onDownload(d.id, fileNameOf(d))}>
             Download
           </Button>
         )}

@@ -140,7 +140,7 @@ export function DocumentsTable({
                   label={DOCUMENT_CATEGORY_LABELS[d.category]}
                 />
               </TableCell>
-              <TableCell>{d.project ?? '—'}</TableCell>
+              <TableCell sx={{ minWidth: 160 }}>{d.project ?? '—'}</TableCell>
               <TableCell>{d.format.toUpperCase()}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {formatBytes(d.size)}

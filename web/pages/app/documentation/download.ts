@@ -1,6 +1,11 @@
 import { refreshTokens } from '../../../api/client';
 import { getAuth } from '../../../api/session';
 
+/** 'notes.md' for a document named 'notes' or 'notes.md' in Markdown. */
+export function fileNameOf(d: { name: string; format: string }): string {
+  return d.name.toLowerCase().endsWith(`.${d.format}`) ? d.name : `${d.name}.${d.format}`;
+}
+
 /**
  * Downloads a document's raw file. The endpoint needs the bearer token, so the browser cannot
  * follow a plain link: fetch it (one refresh and retry on 401, like the API client) and save it.
