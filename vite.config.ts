@@ -14,6 +14,8 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     sourcemap: false,
+    // .vite/manifest.json maps each page module to its chunks: bench/bundle-size.ts reads it.
+    manifest: true,
     chunkSizeWarningLimit: 1200,
   },
   server: {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { versionInfoSchema, type VersionInfo } from '../../common/api';
+import type { VersionInfo } from '../../common/api';
 import { DEFAULT_VERSION, DEFAULT_VERSION_PREFIX } from '../../common/constants';
 
 export const DEFAULT_VERSION_INFO: VersionInfo = {
@@ -12,9 +12,13 @@ export async function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {
   try {
     const res = await fetch('/version.json', { signal, cache: 'no-cache' });
     if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
-    const parsed = versionInfoSchema.safeParse(await res.json());
-    if (!parsed.success) throw new Error('version.json has an unexpected shape');
-    return parsed.data;
+    // A two-field check by hand: importing the zod schema here would put zod (25 KB gzip) on
+    // the landing page's critical path.
+    const body = (await res.json()) as Partial<Record<keyof VersionInfo, unknown>>;
+    if (typeof body.version !== 'string' || typeof body.prefix !== 'string') {
+      throw new Error('version.json has an unexpected shape');
+    }
+    return { version: body.version, prefix: body.prefix };
   } catch (err) {
     if (signal?.aborted) throw err;
     console.error('Failed to load version', err);

@@ -1,0 +1,93 @@
+/**
+ * Per-route JavaScript size of the built web app, gzipped: the entry chunk plus every chunk the
+ * route's layout and page import statically (what the browser must load to show the route).
+ * Reads the Vite manifest of a build (npm run build, or WEB_DIST_DIR=...).
+ *
+ *   npx tsx bench/bundle-size.ts [distDir=dist/web]
+ *
+ * Budgets (web-platform issue): landing under 150 KB gzip, no route over 350 KB.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const distDir = path.resolve(process.argv[2] ?? process.env.WEB_DIST_DIR ?? 'dist/web');
+const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error(`No Vite manifest at ${manifestFile}: run npm run build first.`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+
+const gzipCache = new Map<string, number>();
+function gzipSize(file: string): number {
+  let size = gzipCache.get(file);
+  if (size === undefined) {
+    size = zlib.gzipSync(fs.readFileSync(path.join(distDir, file)), { level: 9 }).length;
+    gzipCache.set(file, size);
+  }
+  return size;
+}
+
+/** The chunk and everything it imports statically, transitively. */
+function closure(key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const dep of chunk.imports ?? []) closure(dep, into);
+  return into;
+}
+
+const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+if (!entryKey) throw new Error('no entry chunk in the manifest');
+
+const ROUTES: Array<[route: string, layout: string | undefined, page: string]> = [
+  ['/', 'layouts/PublicLayout.tsx', 'pages/public/LandingPage.tsx'],
+  ['/login', 'layouts/PublicLayout.tsx', 'pages/public/LoginPage.tsx'],
+  ['/register', 'layouts/PublicLayout.tsx', 'pages/public/RegisterPage.tsx'],
+  ['/join-team', 'layouts/PublicLayout.tsx', 'pages/public/JoinTeamPage.tsx'],
+  ['/demo', 'layouts/PublicLayout.tsx', 'pages/public/DemoPage.tsx'],
+  ['/app', 'layouts/AppShell.tsx', 'pages/app/OverviewPage.tsx'],
+  ['/app/project-manager', 'layouts/AppShell.tsx', 'pages/app/ProjectManagerPage.tsx'],
+  ['/app/projects/:id', 'layouts/AppShell.tsx', 'pages/app/ProjectPage.tsx'],
+  ['/app/data-explorer', 'layouts/AppShell.tsx', 'pages/app/DataExplorerPage.tsx'],
+  ['/app/agent-workflow', 'layouts/AppShell.tsx', 'pages/app/AgentWorkflowPage.tsx'],
+  ['/app/documentation', 'layouts/AppShell.tsx', 'pages/app/DocumentationPage.tsx'],
+  ['/app/settings', 'layouts/AppShell.tsx', 'pages/app/SettingsPage.tsx'],
+  ['/admin', 'layouts/AppShell.tsx', 'pages/admin/AdminPage.tsx'],
+];
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const rows: string[] = [];
+let overBudget = false;
+for (const [route, layout, pageKey] of ROUTES) {
+  if (!manifest[pageKey]) {
+    rows.push(`| ${route} | (page chunk ${pageKey} not found) | | |`);
+    continue;
+  }
+  const files = closure(entryKey);
+  if (layout) closure(layout, files);
+  closure(pageKey, files);
+  const js = [...files].filter((f) => f.endsWith('.js'));
+  const total = js.reduce((sum, f) => sum + gzipSize(f), 0);
+  const budget = route === '/' ? 150 * 1024 : 350 * 1024;
+  const ok = total <= budget;
+  overBudget ||= !ok;
+  rows.push(
+    `| ${route} | ${kb(total)} | ${js.length} | ${ok ? 'within' : 'OVER'} ${kb(budget)} KB |`,
+  );
+}
+console.log(`Gzipped JS per route (${distDir})\n`);
+console.log('| Route | KB gzip | JS chunks | Budget |');
+console.log('| --- | ---: | ---: | --- |');
+for (const row of rows) console.log(row);
+if (overBudget) process.exitCode = 1;
