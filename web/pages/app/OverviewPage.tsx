@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
+import Skeleton from '@mui/material/Skeleton';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
@@ -10,7 +12,11 @@ import { TeamsLauncher } from './overview/TeamsLauncher';
 import { RecentProjects } from './overview/RecentProjects';
 import { RecentActivity } from './overview/RecentActivity';
 import { ActiveWorkflowsTable } from './overview/ActiveWorkflowsTable';
-import { ResearchAreaChart } from './overview/ResearchAreaChart';
+
+// The chart library is the heaviest part of the dashboard: it loads after the numbers show.
+const ResearchAreaChart = lazy(() =>
+  import('./overview/ResearchAreaChart').then((m) => ({ default: m.ResearchAreaChart })),
+);
 
 /** Dashboard (platform.md §2): everything comes from GET /api/dashboard. */
 export default function OverviewPage() {
@@ -52,7 +58,11 @@ export default function OverviewPage() {
               <RecentProjects projects={dashboard.data.recentProjects} />
             </Grid>
             <Grid size={{ xs: 12, lg: 6 }}>
-              <ResearchAreaChart data={dashboard.data.researchAreaDistribution} />
+              <Suspense
+                fallback={<Skeleton variant="rounded" height={240} aria-label="Loading chart" />}
+              >
+                <ResearchAreaChart data={dashboard.data.researchAreaDistribution} />
+              </Suspense>
             </Grid>
           </Grid>
           <ActiveWorkflowsTable

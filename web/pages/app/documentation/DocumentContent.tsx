@@ -1,6 +1,13 @@
+import { lazy, Suspense } from 'react';
 import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
 import type { DocumentFormat } from '../../../../common/documents';
-import { MarkdownView } from './MarkdownView';
+
+// Markdown, math and KaTeX's CSS are most of this page's weight: they load when a Markdown
+// document is first opened, not with the list.
+const MarkdownView = lazy(() =>
+  import('./MarkdownView').then((m) => ({ default: m.MarkdownView })),
+);
 
 function prettyJson(text: string): string {
   try {
@@ -12,7 +19,15 @@ function prettyJson(text: string): string {
 
 /** A document's content by format: Markdown (with KaTeX math) rendered, the rest as text. */
 export function DocumentContent({ format, content }: { format: DocumentFormat; content: string }) {
-  if (format === 'md') return <MarkdownView source={content} />;
+  if (format === 'md') {
+    return (
+      <Suspense
+        fallback={<Skeleton variant="rounded" height={160} aria-label="Loading document" />}
+      >
+        <MarkdownView source={content} />
+      </Suspense>
+    );
+  }
   const text = format === 'json' ? prettyJson(content) : content;
   return (
     <Box
