@@ -6,7 +6,12 @@ import { setAuth, setUser } from '../../api/session';
 import SettingsPage from './SettingsPage';
 
 const settings: Settings = {
-  profile: { displayName: 'Ada', email: 'ada@example.org', role: 'researcher', ...SETTINGS_DEFAULTS.profile },
+  profile: {
+    displayName: 'Ada',
+    email: 'ada@example.org',
+    role: 'researcher',
+    ...SETTINGS_DEFAULTS.profile,
+  },
   apiKeys: {
     llmApiKey: { hasKey: false, masked: null },
     worldBankApiKey: { hasKey: false, masked: null },
@@ -68,12 +73,17 @@ describe('SettingsPage', () => {
 
     const saved = { ...settings, profile: { ...settings.profile, displayName: 'Ada Lovelace' } };
     await act(async () => {
-      server.answer({ status: 200, json: { success: true, message: 'ok', data: { settings: saved } } });
+      server.answer({
+        status: 200,
+        json: { success: true, message: 'ok', data: { settings: saved } },
+      });
       await new Promise((r) => setTimeout(r, 50));
     });
     expect(screen.getByText(SETTINGS_SAVED_MESSAGE)).toBeTruthy();
     // The stored user follows the new name (the shell shows it).
-    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ displayName: 'Ada Lovelace' });
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({
+      displayName: 'Ada Lovelace',
+    });
     await act(async () => new Promise((r) => setTimeout(r, 3300)));
     expect(screen.queryByText(SETTINGS_SAVED_MESSAGE)).toBeNull();
   });
@@ -100,7 +110,9 @@ describe('SettingsPage', () => {
   it('disables the cache-size slider while caching is off', async () => {
     stubSettings();
     renderWithApp(<SettingsPage />, { path: '/app/settings?section=data' });
-    const slider = (await screen.findByRole('slider', { name: /Max cache size/ })) as HTMLInputElement;
+    const slider = (await screen.findByRole('slider', {
+      name: /Max cache size/,
+    })) as HTMLInputElement;
     expect(slider.disabled).toBe(false);
     expect(slider.min).toBe('100');
     expect(slider.max).toBe('2000');
