@@ -4,3 +4,4 @@ export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { LoadingSkeleton, type LoadingSkeletonProps } from './LoadingSkeleton';
 export { ErrorAlert, errorText, type ErrorAlertProps } from './ErrorAlert';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { ListPagination, type ListPaginationProps } from './ListPagination';

@@ -6,7 +6,6 @@ import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
@@ -32,6 +31,7 @@ import {
   ErrorAlert,
   LoadingSkeleton,
   PageHeader,
+  ListPagination,
 } from '../../components';
 import { useSessionUser } from '../../api/auth';
 import { useDatasets, useDeleteDataset } from '../../api/queries/datasets';
@@ -238,17 +238,12 @@ export default function DataExplorerPage() {
                     </Grid>
                   ))}
                 </Grid>
-                {pageCount > 1 && (
-                  <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-                    <Pagination
-                      count={pageCount}
-                      page={page}
-                      onChange={(_, p) => setPage(p)}
-                      color="primary"
-                      aria-label="Dataset pages"
-                    />
-                  </Box>
-                )}
+                <ListPagination
+                  pageCount={pageCount}
+                  page={page}
+                  onPageChange={setPage}
+                  label="Dataset pages"
+                />
               </>
             ) : null}
           </>

@@ -5,7 +5,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import InputAdornment from '@mui/material/InputAdornment';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
@@ -28,6 +27,7 @@ import {
   ErrorAlert,
   LoadingSkeleton,
   PageHeader,
+  ListPagination,
 } from '../../components';
 import { useSessionUser } from '../../api/auth';
 import { useDeleteDocument, useDocuments } from '../../api/queries/documents';
@@ -273,17 +273,12 @@ export default function DocumentationPage() {
             )}
           </Paper>
         )}
-        {pageCount > 1 && (
-          <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-            <Pagination
-              count={pageCount}
-              page={page}
-              onChange={(_, p) => setPage(p)}
-              color="primary"
-              aria-label="Document pages"
-            />
-          </Box>
-        )}
+        <ListPagination
+          pageCount={pageCount}
+          page={page}
+          onPageChange={setPage}
+          label="Document pages"
+        />
       </Box>
 
       <DocumentViewer

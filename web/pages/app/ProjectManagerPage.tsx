@@ -4,7 +4,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
-import Pagination from '@mui/material/Pagination';
 import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -26,6 +25,7 @@ import {
   ErrorAlert,
   LoadingSkeleton,
   PageHeader,
+  ListPagination,
 } from '../../components';
 import { useSessionUser } from '../../api/auth';
 import {
@@ -320,17 +320,12 @@ export default function ProjectManagerPage() {
               </Grid>
             ))}
           </Grid>
-          {pageCount > 1 && (
-            <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-              <Pagination
-                count={pageCount}
-                page={Math.min(page, pageCount)}
-                onChange={(_, p) => update({ page: p === 1 ? null : String(p) }, true)}
-                color="primary"
-                aria-label="Project pages"
-              />
-            </Box>
-          )}
+          <ListPagination
+            pageCount={pageCount}
+            page={page}
+            onPageChange={(p) => update({ page: p === 1 ? null : String(p) }, true)}
+            label="Project pages"
+          />
         </>
       ) : null}
 
