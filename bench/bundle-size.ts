@@ -1,6 +1,6 @@
 /**
  * Per-route JavaScript size of the built web app, gzipped: the entry chunk plus every chunk the
- * route's layout and page import statically (what the browser must load to show the route).
+ * route's layouts and page import statically (what the browser must load to show the route).
  * Reads the Vite manifest of a build (npm run build, or WEB_DIST_DIR=...).
  *
  *   npx tsx bench/bundle-size.ts [distDir=dist/web]
@@ -50,32 +50,39 @@ function closure(key: string, into = new Set<string>()): Set<string> {
 const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
 if (!entryKey) throw new Error('no entry chunk in the manifest');
 
-const ROUTES: Array<[route: string, layout: string | undefined, page: string]> = [
-  ['/', 'layouts/PublicLayout.tsx', 'pages/public/LandingPage.tsx'],
-  ['/login', 'layouts/PublicLayout.tsx', 'pages/public/LoginPage.tsx'],
-  ['/register', 'layouts/PublicLayout.tsx', 'pages/public/RegisterPage.tsx'],
-  ['/join-team', 'layouts/PublicLayout.tsx', 'pages/public/JoinTeamPage.tsx'],
-  ['/demo', 'layouts/PublicLayout.tsx', 'pages/public/DemoPage.tsx'],
-  ['/app', 'layouts/AppShell.tsx', 'pages/app/OverviewPage.tsx'],
-  ['/app/project-manager', 'layouts/AppShell.tsx', 'pages/app/ProjectManagerPage.tsx'],
-  ['/app/projects/:id', 'layouts/AppShell.tsx', 'pages/app/ProjectPage.tsx'],
-  ['/app/data-explorer', 'layouts/AppShell.tsx', 'pages/app/DataExplorerPage.tsx'],
-  ['/app/agent-workflow', 'layouts/AppShell.tsx', 'pages/app/AgentWorkflowPage.tsx'],
-  ['/app/documentation', 'layouts/AppShell.tsx', 'pages/app/DocumentationPage.tsx'],
-  ['/app/settings', 'layouts/AppShell.tsx', 'pages/app/SettingsPage.tsx'],
-  ['/admin', 'layouts/AppShell.tsx', 'pages/admin/AdminPage.tsx'],
+/** The lazy layout chunks a route renders, outermost first, then its page. */
+const PUBLIC = ['layouts/PublicLayout.tsx'];
+const PUBLIC_WITH_API = [...PUBLIC, 'api/ServerStateOutlet.tsx'];
+const APP = ['api/ServerStateOutlet.tsx', 'layouts/AppShell.tsx'];
+const ADMIN = ['api/ServerStateOutlet.tsx', 'layouts/AdminGuard.tsx', 'layouts/AppShell.tsx'];
+const ROUTES: Array<[route: string, layouts: string[], page: string]> = [
+  ['/', PUBLIC, 'pages/public/LandingPage.tsx'],
+  ['/login', PUBLIC_WITH_API, 'pages/public/LoginPage.tsx'],
+  ['/register', PUBLIC_WITH_API, 'pages/public/RegisterPage.tsx'],
+  ['/join-team', PUBLIC_WITH_API, 'pages/public/JoinTeamPage.tsx'],
+  ['/demo', PUBLIC_WITH_API, 'pages/public/DemoPage.tsx'],
+  ['/app', APP, 'pages/app/OverviewPage.tsx'],
+  ['/app/project-manager', APP, 'pages/app/ProjectManagerPage.tsx'],
+  ['/app/projects/:id', APP, 'pages/app/ProjectPage.tsx'],
+  ['/app/data-explorer', APP, 'pages/app/DataExplorerPage.tsx'],
+  ['/app/agent-workflow', APP, 'pages/app/AgentWorkflowPage.tsx'],
+  ['/app/documentation', APP, 'pages/app/DocumentationPage.tsx'],
+  ['/app/settings', APP, 'pages/app/SettingsPage.tsx'],
+  ['/admin', ADMIN, 'pages/admin/AdminPage.tsx'],
 ];
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const rows: string[] = [];
 let overBudget = false;
-for (const [route, layout, pageKey] of ROUTES) {
-  if (!manifest[pageKey]) {
-    rows.push(`| ${route} | (page chunk ${pageKey} not found) | | |`);
+for (const [route, layouts, pageKey] of ROUTES) {
+  const missing = [...layouts, pageKey].filter((key) => !manifest[key]);
+  if (missing.length > 0) {
+    rows.push(`| ${route} | (chunk ${missing.join(', ')} not found) | | |`);
+    overBudget = true;
     continue;
   }
   const files = closure(entryKey);
-  if (layout) closure(layout, files);
+  for (const layout of layouts) closure(layout, files);
   closure(pageKey, files);
   const js = [...files].filter((f) => f.endsWith('.js'));
   const total = js.reduce((sum, f) => sum + gzipSize(f), 0);

@@ -76,6 +76,38 @@ describe('public pages', () => {
     }
   });
 
+  it('phone: the site menu loads on the first tap and leads to the public pages', async () => {
+    const { context, page } = await newPage(browser, PHONE);
+    try {
+      const apiCalls: string[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/api/')) apiCalls.push(r.url());
+      });
+      await page.goto(server.baseUrl);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      // The landing page reads nothing from the API.
+      expect(apiCalls).toEqual([]);
+      await page.getByRole('button', { name: 'Open site menu' }).click();
+      const menu = page.getByRole('menu', { name: 'Site' });
+      await menu.waitFor();
+      await expect(menu.getByRole('menuitem').allTextContents()).resolves.toEqual([
+        'Join the Team',
+        'Request a Demo',
+        'Sign In',
+        'Sign Up',
+      ]);
+      await expectAxeClean(page, 'site menu @390');
+      await menu.getByRole('menuitem', { name: 'Request a Demo' }).click();
+      await page.waitForURL(`${server.baseUrl}/demo`);
+      await page.getByRole('heading', { level: 1, name: 'Request a Demo' }).waitFor();
+      await page.getByRole('button', { name: 'Open site menu' }).click();
+      await page.getByRole('menuitem', { name: 'Sign In' }).click();
+      await page.waitForURL(`${server.baseUrl}/login`);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('join-team: dialogs draft e-mails with the spec subjects; links to register and login', async () => {
     const { context, page } = await newPage(browser, PHONE);
     try {

@@ -1,18 +1,22 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { FullPageSpinner } from './layouts/FullPageSpinner';
-import { RouteErrorView } from './layouts/RouteErrorView';
 import { RequireSession } from './layouts/RequireSession';
-import { AdminGuard } from './layouts/AdminGuard';
 
 /**
  * Every screen is its own chunk (ARCHITECTURE §9). Layouts suspend inside their <Outlet/>, so the
  * shell stays on screen while a page's chunk loads.
+ *
+ * Routes are rendered with useRoutes under a <BrowserRouter>, not a data router: nothing here
+ * uses loaders or actions, and the data router would add ~16 KB gzip to every page, the landing
+ * page included. Errors are caught by RouteErrorBoundary (App.tsx) instead of errorElement.
  */
 type Page = LazyExoticComponent<ComponentType>;
 const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
 
 const PublicLayout = page(() => import('./layouts/PublicLayout'));
+const ServerStateOutlet = page(() => import('./api/ServerStateOutlet'));
+const AdminGuard = lazy(() => import('./layouts/AdminGuard'));
 const AppShell = page(() => import('./layouts/AppShell'));
 
 const LandingPage = page(() => import('./pages/public/LandingPage'));
@@ -43,48 +47,58 @@ export const routes: RouteObject[] = [
         <Outlet />
       </Suspense>
     ),
-    errorElement: <RouteErrorView />,
     children: [
       {
         element: <PublicLayout />,
         children: [
+          // The landing page reads nothing from the API: it stays outside server state.
           { index: true, element: <LandingPage /> },
-          { path: 'login', element: <LoginPage /> },
-          { path: 'register', element: <RegisterPage /> },
-          { path: 'join-team', element: <JoinTeamPage /> },
-          { path: 'demo', element: <DemoPage /> },
+          {
+            element: <ServerStateOutlet />,
+            children: [
+              { path: 'login', element: <LoginPage /> },
+              { path: 'register', element: <RegisterPage /> },
+              { path: 'join-team', element: <JoinTeamPage /> },
+              { path: 'demo', element: <DemoPage /> },
+            ],
+          },
         ],
       },
       {
-        path: 'app',
-        element: (
-          <RequireSession>
-            <AppShell />
-          </RequireSession>
-        ),
+        element: <ServerStateOutlet />,
         children: [
-          { index: true, element: <OverviewPage /> },
-          { path: 'agent-workflow', element: <AgentWorkflowPage /> },
-          { path: 'data-explorer', element: <DataExplorerPage /> },
-          { path: 'project-manager', element: <ProjectManagerPage /> },
-          { path: 'projects/:id', element: <ProjectPage /> },
-          { path: 'ideation-team', element: <IdeationTeamPage /> },
-          { path: 'literature-team', element: <LiteratureTeamPage /> },
-          { path: 'data-team', element: <DataTeamPage /> },
-          { path: 'model-team', element: <ModelTeamPage /> },
-          { path: 'code-team', element: <CodeTeamPage /> },
-          { path: 'documentation', element: <DocumentationPage /> },
-          { path: 'settings', element: <SettingsPage /> },
+          {
+            path: 'app',
+            element: (
+              <RequireSession>
+                <AppShell />
+              </RequireSession>
+            ),
+            children: [
+              { index: true, element: <OverviewPage /> },
+              { path: 'agent-workflow', element: <AgentWorkflowPage /> },
+              { path: 'data-explorer', element: <DataExplorerPage /> },
+              { path: 'project-manager', element: <ProjectManagerPage /> },
+              { path: 'projects/:id', element: <ProjectPage /> },
+              { path: 'ideation-team', element: <IdeationTeamPage /> },
+              { path: 'literature-team', element: <LiteratureTeamPage /> },
+              { path: 'data-team', element: <DataTeamPage /> },
+              { path: 'model-team', element: <ModelTeamPage /> },
+              { path: 'code-team', element: <CodeTeamPage /> },
+              { path: 'documentation', element: <DocumentationPage /> },
+              { path: 'settings', element: <SettingsPage /> },
+            ],
+          },
+          {
+            path: 'admin',
+            element: (
+              <AdminGuard>
+                <AppShell />
+              </AdminGuard>
+            ),
+            children: [{ index: true, element: <AdminPage /> }],
+          },
         ],
-      },
-      {
-        path: 'admin',
-        element: (
-          <AdminGuard>
-            <AppShell />
-          </AdminGuard>
-        ),
-        children: [{ index: true, element: <AdminPage /> }],
       },
       // Navigation targets some screens use (platform.md §2).
       { path: 'projects', element: <Navigate to="/app/project-manager" replace /> },
@@ -94,6 +108,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/** The matched route tree for the current location. */
+export function AppRoutes() {
+  return useRoutes(routes);
 }

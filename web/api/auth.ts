@@ -1,17 +1,8 @@
-import { useMemo, useSyncExternalStore } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageReply } from '../../common/api';
 import type { LoginReply, LoginRequest, ProfileReply, RegisterRequest } from '../../common/auth';
 import { api, isFailure, unwrap, type ApiResult } from './client';
-import {
-  clearSession,
-  getAuth,
-  getUser,
-  onSessionChange,
-  setAuth,
-  setUser,
-  type StoredUser,
-} from './session';
+import { clearSession, getAuth, setAuth, setUser } from './session';
 
 /**
  * Account calls (platform.md §7) and the hooks the pages use. Sign-in stores the four session
@@ -44,26 +35,6 @@ export async function logout(): Promise<void> {
 
 export function fetchProfile(signal?: AbortSignal): Promise<ApiResult<ProfileReply>> {
   return api.get<ProfileReply>('/api/auth/profile', signal);
-}
-
-/** The stored user, re-read whenever this tab or another changes the session. */
-export function useSessionUser(): StoredUser | undefined {
-  const raw = useSyncExternalStore(
-    onSessionChange,
-    () => (getAuth() ? localStorage.getItem('user') : null),
-    () => null,
-  );
-  // Parse only when the stored text changes, so consumers get a stable object.
-  return useMemo(() => (raw ? getUser() : undefined), [raw]);
-}
-
-/** True while a token pair is stored. */
-export function useHasSession(): boolean {
-  return useSyncExternalStore(
-    onSessionChange,
-    () => getAuth() !== undefined,
-    () => false,
-  );
 }
 
 /** Signs in; the caller navigates on success and shows `failureText` on failure. */

@@ -1,3 +1,4 @@
+import { useMemo, useSyncExternalStore } from 'react';
 import type { SessionUser, Tokens } from '../../common/auth';
 
 /**
@@ -75,4 +76,24 @@ export function onSessionChange(callback: () => void): () => void {
     window.removeEventListener(SESSION_EVENT, callback);
     window.removeEventListener('storage', onStorage);
   };
+}
+
+/** The stored user, re-read whenever this tab or another changes the session. */
+export function useSessionUser(): StoredUser | undefined {
+  const raw = useSyncExternalStore(
+    onSessionChange,
+    () => (getAuth() ? localStorage.getItem('user') : null),
+    () => null,
+  );
+  // Parse only when the stored text changes, so consumers get a stable object.
+  return useMemo(() => (raw ? getUser() : undefined), [raw]);
+}
+
+/** True while a token pair is stored. */
+export function useHasSession(): boolean {
+  return useSyncExternalStore(
+    onSessionChange,
+    () => getAuth() !== undefined,
+    () => false,
+  );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { VersionInfo } from '../../common/api';
 import { DEFAULT_VERSION, DEFAULT_VERSION_PREFIX } from '../../common/constants';
 
@@ -31,11 +31,33 @@ export function versionLabel(info: VersionInfo): string {
   return `${info.prefix} ${info.version}`;
 }
 
+/**
+ * The version file is static for the life of the page, so it is fetched once per page load and
+ * shared. Deliberately not a TanStack Query query: the public pages show the version and must not
+ * carry the query library (platform issue: landing route under 150 KB gzip).
+ */
+let versionRequest: Promise<VersionInfo> | undefined;
+let loadedVersion: VersionInfo | undefined;
+
+function loadVersionOnce(): Promise<VersionInfo> {
+  versionRequest ??= fetchVersion().then((info) => (loadedVersion = info));
+  return versionRequest;
+}
+
+/** Forgets the loaded version (tests start each case from a fresh page). */
+export function resetVersionCache(): void {
+  versionRequest = undefined;
+  loadedVersion = undefined;
+}
+
 export function useVersion(): VersionInfo {
-  const query = useQuery({
-    queryKey: ['version'],
-    queryFn: ({ signal }) => fetchVersion(signal),
-    staleTime: Infinity,
-  });
-  return query.data ?? DEFAULT_VERSION_INFO;
+  const [info, setInfo] = useState(loadedVersion);
+  useEffect(() => {
+    let mounted = true;
+    void loadVersionOnce().then((loaded) => mounted && setInfo(loaded));
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return info ?? DEFAULT_VERSION_INFO;
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
-import { AdminGuard } from './AdminGuard';
+import AdminGuard from './AdminGuard';
 import { mockFetch, renderWithApp } from '../testing/renderApp';
 import { setAuth } from '../api/session';
 

@@ -43,7 +43,7 @@ export async function checkAdmin(signal?: AbortSignal): Promise<AdminCheck> {
 }
 
 /** Wraps /admin: entry only for a signed-in admin (role read from GET /api/auth/profile). */
-export function AdminGuard({ children }: { children: ReactNode }) {
+export default function AdminGuard({ children }: { children: ReactNode }) {
   const location = useLocation();
   // Only the state at entry decides the redirect: a session cleared by a failed refresh during
   // the check shows the guard's message instead.

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -6,17 +6,17 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { CONTACT_EMAIL } from '../../common/constants';
-import { useHasSession } from '../api/auth';
+import { useHasSession } from '../api/session';
 import { useVersion, versionLabel } from '../api/version';
 import { FullPageSpinner } from './FullPageSpinner';
 import { BrandMark } from './BrandMark';
+
+const PublicSiteMenu = lazy(() => import('./PublicSiteMenu'));
 
 const PUBLIC_LINKS = [
   { label: 'Join the Team', to: '/join-team' },
@@ -29,6 +29,8 @@ export default function PublicLayout() {
   const version = useVersion();
   const { pathname } = useLocation();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first tap on, so the menu keeps its closing transition afterwards.
+  const [menuWanted, setMenuWanted] = useState(false);
   const accountLinks = signedIn
     ? [{ label: 'Open the App', to: '/app', primary: true }]
     : [
@@ -82,28 +84,22 @@ export default function PublicLayout() {
               aria-haspopup="menu"
               aria-controls={menuAnchor ? 'public-menu' : undefined}
               aria-expanded={Boolean(menuAnchor)}
-              onClick={(e) => setMenuAnchor(e.currentTarget)}
+              onClick={(e) => {
+                setMenuWanted(true);
+                setMenuAnchor(e.currentTarget);
+              }}
             >
               <MenuIcon />
             </IconButton>
-            <Menu
-              id="public-menu"
-              anchorEl={menuAnchor}
-              open={Boolean(menuAnchor)}
-              onClose={() => setMenuAnchor(null)}
-              slotProps={{ list: { 'aria-label': 'Site' } }}
-            >
-              {[...PUBLIC_LINKS, ...accountLinks].map((l) => (
-                <MenuItem
-                  key={l.to}
-                  component={RouterLink}
-                  to={l.to}
-                  onClick={() => setMenuAnchor(null)}
-                >
-                  {l.label}
-                </MenuItem>
-              ))}
-            </Menu>
+            {menuWanted && (
+              <Suspense fallback={null}>
+                <PublicSiteMenu
+                  anchorEl={menuAnchor}
+                  links={[...PUBLIC_LINKS, ...accountLinks]}
+                  onClose={() => setMenuAnchor(null)}
+                />
+              </Suspense>
+            )}
           </Toolbar>
         </Container>
       </AppBar>

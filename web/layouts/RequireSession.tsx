@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useHasSession } from '../api/auth';
+import { useHasSession } from '../api/session';
 
 /** /app needs a stored session; without one (or once it is cleared) the user goes to /login. */
 export function RequireSession({ children }: { children: ReactNode }) {

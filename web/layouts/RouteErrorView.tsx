@@ -3,17 +3,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 /** The router's default error view (platform.md §2): 'Unexpected Application Error!'. */
-export function RouteErrorView() {
-  const error = useRouteError();
-  console.error(error);
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
+export function RouteErrorView({ error }: { error: unknown }) {
+  const detail = error instanceof Error ? error.message : String(error);
   return (
     <Box component="main" sx={{ p: { xs: 2, md: 6 }, maxWidth: 720, mx: 'auto' }}>
       <Stack spacing={2}>

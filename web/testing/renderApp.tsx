@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ThemeModeProvider } from '../components/ThemeModeProvider';
+import { resetVersionCache } from '../api/version';
 
 /** jsdom has no matchMedia; MUI's colour-scheme and media-query hooks need one. */
 export function installMatchMedia(matches = false): void {
@@ -32,6 +33,7 @@ export interface RenderOptions {
 /** Renders one element inside the app's providers and a memory router. */
 export function renderWithApp(element: ReactElement, options: RenderOptions = {}) {
   installMatchMedia();
+  resetVersionCache();
   const path = options.path ?? '/';
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },

@@ -33,7 +33,7 @@ import {
   PageHeader,
   ListPagination,
 } from '../../components';
-import { useSessionUser } from '../../api/auth';
+import { useSessionUser } from '../../api/session';
 import { useDatasets, useDeleteDataset } from '../../api/queries/datasets';
 import { AddDatasetDialog } from './data-explorer/AddDatasetDialog';
 import { ComingWithDataTeam } from './data-explorer/ComingWithDataTeam';

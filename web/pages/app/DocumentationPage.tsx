@@ -29,7 +29,7 @@ import {
   PageHeader,
   ListPagination,
 } from '../../components';
-import { useSessionUser } from '../../api/auth';
+import { useSessionUser } from '../../api/session';
 import { useDeleteDocument, useDocuments } from '../../api/queries/documents';
 import { DocumentsTable } from './documentation/DocumentsTable';
 import { DocumentViewer } from './documentation/DocumentViewer';

@@ -27,7 +27,7 @@ import {
   PageHeader,
   ListPagination,
 } from '../../components';
-import { useSessionUser } from '../../api/auth';
+import { useSessionUser } from '../../api/session';
 import {
   useCreateProject,
   useDeleteProject,
