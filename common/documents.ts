@@ -124,10 +124,25 @@ export type UpdateDocumentRequest = z.input<typeof updateDocumentRequestSchema>;
 const blankToUndefined = (v: unknown) =>
   typeof v === 'string' && (v.trim() === '' || v === 'all') ? undefined : v;
 
-/** GET /api/documents query: search over name and project title; newest first. */
+/** 'a' or 'a,b' -> ['a', 'b']; blank or 'all' -> undefined. */
+const commaList = (v: unknown) => {
+  const value = blankToUndefined(v);
+  return typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value;
+};
+
+/**
+ * GET /api/documents query: search over name and project title; newest first. `category` takes
+ * one category or several separated by commas (a Documentation tab groups several).
+ */
 export const documentListQuerySchema = pageQuerySchema.extend({
   search: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
-  category: z.preprocess(blankToUndefined, categoryField.optional()),
+  category: z.preprocess(
+    commaList,
+    z
+      .array(categoryField)
+      .max(DOCUMENT_CATEGORIES.length, { message: 'category lists too many categories' })
+      .optional(),
+  ),
   projectId: z.preprocess(
     blankToUndefined,
     z.uuid({ message: 'projectId must be a UUID' }).optional(),

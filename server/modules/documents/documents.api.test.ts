@@ -292,6 +292,19 @@ describe('documents: list, search, filter', () => {
       'Codebook',
     ]);
   });
+
+  it('filters by several categories at once, paged and counted on the server', async () => {
+    const group = await u.get(
+      '/api/documents?category=reproducibility_guide,%20data_dictionary&limit=1&offset=1',
+    );
+    expect(group.status).toBe(200);
+    expect(names(group)).toEqual(['Codebook']);
+    expect(group.body.data.total).toBe(2);
+    const bad = await u.get('/api/documents?category=data_dictionary,poetry');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('category');
+    expect((await u.get('/api/documents?category=data_dictionary,')).status).toBe(400);
+  });
 });
 
 describe('documents: access, update, delete, download', () => {

@@ -187,7 +187,7 @@ export function createDocumentsService(deps: {
       const { rows, total, categoryCounts } = await store.list({
         visibleTo: visibleTo(user),
         search: q.search,
-        category: q.category,
+        categories: q.category,
         projectId: q.projectId,
         limit: q.limit,
         offset: q.offset,

@@ -23,7 +23,8 @@ export interface DocumentListFilter {
   /** Undefined: every document (admins). */
   visibleTo?: string;
   search?: string;
-  category?: DocumentCategory;
+  /** Any of these categories. */
+  categories?: readonly DocumentCategory[];
   projectId?: string;
   limit: number;
   offset: number;
@@ -63,7 +64,7 @@ export function createDocumentsStore(db: Database) {
       const p = containsPattern(f.search);
       all.push(or(ilike(documents.name, p), ilike(projects.title, p))!);
     }
-    if (f.category) all.push(eq(documents.category, f.category));
+    if (f.categories) all.push(inArray(documents.category, [...f.categories]));
     if (f.projectId) all.push(eq(documents.projectId, f.projectId));
     return all.length > 0 ? and(...all) : undefined;
   }
@@ -92,7 +93,7 @@ export function createDocumentsStore(db: Database) {
         .select({ category: documents.category, n: count() })
         .from(documents)
         .leftJoin(projects, eq(projects.id, documents.projectId))
-        .where(conditions({ ...f, category: undefined }))
+        .where(conditions({ ...f, categories: undefined }))
         .groupBy(documents.category);
       return {
         rows,

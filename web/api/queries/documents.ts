@@ -7,7 +7,8 @@ import { queryString } from './query-string';
 /** GET /api/documents query as the screens send it (common documentListQuerySchema). */
 export interface DocumentListParams {
   search?: string;
-  category?: DocumentCategory;
+  /** One or more categories (sent comma-separated). */
+  categories?: readonly DocumentCategory[];
   projectId?: string;
   limit?: number;
   offset?: number;
@@ -25,9 +26,13 @@ export function useDocuments(query: DocumentListParams) {
   return useQuery({
     queryKey: documentKeys.list(query),
     queryFn: ({ signal }) =>
-      unwrap(api.get<DocumentListReply>(`/api/documents${queryString(query)}`, signal)).then(
-        (r) => r.data,
-      ),
+      unwrap(
+        api.get<DocumentListReply>(
+          // queryString leaves the array out; the server takes the list comma-separated.
+          `/api/documents${queryString({ ...query, category: query.categories?.join(',') })}`,
+          signal,
+        ),
+      ).then((r) => r.data),
     placeholderData: (previous) => previous,
   });
 }

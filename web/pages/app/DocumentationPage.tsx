@@ -11,7 +11,6 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
@@ -37,15 +36,13 @@ import { UploadDocumentDialog } from './documentation/UploadDocumentDialog';
 import { downloadDocument, fileNameOf } from './documentation/download';
 import {
   DOCUMENT_TABS,
-  documentFilter,
+  documentCategories,
   tabCategories,
   type DocumentTab,
 } from './documentation/groups';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 
 const PAGE_SIZE = 25;
-/** A tab that groups several categories filters one server page of this size itself. */
-const GROUP_FETCH = 200;
 
 /**
  * Documentation (platform.md §2): the caller's documents, grouped by tab, filtered by category
@@ -71,13 +68,11 @@ export default function DocumentationPage() {
   const [downloadError, setDownloadError] = useState<string | undefined>();
   const remove = useDeleteDocument();
 
-  const filter = documentFilter(tab, chip);
-  const grouped = filter.keep !== undefined;
   const documents = useDocuments({
     search: debounced || undefined,
-    category: filter.category,
-    limit: grouped ? GROUP_FETCH : PAGE_SIZE,
-    offset: grouped ? 0 : (page - 1) * PAGE_SIZE,
+    categories: documentCategories(tab, chip),
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
   });
 
   const setParam = (key: string, value: string | undefined) =>
@@ -92,12 +87,8 @@ export default function DocumentationPage() {
     );
 
   const data = documents.data;
-  const rows = data
-    ? grouped
-      ? data.documents.filter((d) => filter.keep?.includes(d.category))
-      : data.documents
-    : [];
-  const pageCount = data && !grouped ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  const rows = data?.documents ?? [];
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const totalVisible = data ? Object.values(data.categoryCounts).reduce((a, b) => a + b, 0) : 0;
   const chips = [
     { value: 'all' as const, label: 'All Documents' },
@@ -262,15 +253,6 @@ export default function DocumentationPage() {
               onDownload={(d) => download(d.id, fileNameOf(d))}
               onDelete={setToDelete}
             />
-            {grouped && data && data.total > GROUP_FETCH && (
-              <Typography
-                variant="caption"
-                color="text.secondary"
-                sx={{ display: 'block', p: 1.5 }}
-              >
-                Showing the newest {GROUP_FETCH} documents; choose a category to see all of them.
-              </Typography>
-            )}
           </Paper>
         )}
         <ListPagination

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_CATEGORIES } from '../../../../common/documents';
-import { DOCUMENT_TABS, documentFilter } from './groups';
+import { DOCUMENT_TABS, documentCategories } from './groups';
 
 describe('document tabs and chips', () => {
   it('puts every category in the Documents tab and each in exactly one other tab', () => {
@@ -14,17 +14,17 @@ describe('document tabs and chips', () => {
     }
   });
 
-  it('asks the server for one category, or keeps a group itself', () => {
-    expect(documentFilter('documents', 'all')).toEqual({});
-    expect(documentFilter('documents', 'research_report')).toEqual({ category: 'research_report' });
-    expect(documentFilter('data', 'all')).toEqual({ category: 'data_dictionary' });
-    expect(documentFilter('models', 'all')).toEqual({
-      keep: ['model_documentation', 'code_documentation', 'reproducibility_guide'],
-    });
-    expect(documentFilter('models', 'code_documentation')).toEqual({
-      category: 'code_documentation',
-    });
-    // A chip outside the tab's group matches nothing rather than everything.
-    expect(documentFilter('data', 'research_report')).toEqual({ keep: [] });
+  it("asks the server for the chip's category or the tab's group", () => {
+    expect(documentCategories('documents', 'all')).toBeUndefined();
+    expect(documentCategories('documents', 'research_report')).toEqual(['research_report']);
+    expect(documentCategories('data', 'all')).toEqual(['data_dictionary']);
+    expect(documentCategories('models', 'all')).toEqual([
+      'model_documentation',
+      'code_documentation',
+      'reproducibility_guide',
+    ]);
+    expect(documentCategories('models', 'code_documentation')).toEqual(['code_documentation']);
+    // A chip left over from another tab stays within this tab's group.
+    expect(documentCategories('data', 'research_report')).toEqual(['data_dictionary']);
   });
 });

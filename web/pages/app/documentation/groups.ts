@@ -36,16 +36,15 @@ export function tabCategories(tab: DocumentTab): readonly DocumentCategory[] {
 }
 
 /**
- * What to ask the server for: one category goes to the server (paged there); a tab that groups
- * several categories asks for all and keeps its own (newest first, at most one page of 200).
+ * The categories to ask the server for (it filters and pages them): the chip's category, or the
+ * tab's whole group. A chip left over from another tab counts as the tab's group. Undefined when
+ * the tab holds every category.
  */
-export function documentFilter(
+export function documentCategories(
   tab: DocumentTab,
   chip: 'all' | DocumentCategory,
-): { category?: DocumentCategory; keep?: readonly DocumentCategory[] } {
+): readonly DocumentCategory[] | undefined {
   const cats = tabCategories(tab);
-  if (chip !== 'all') return cats.includes(chip) ? { category: chip } : { keep: [] };
-  if (cats.length === 1) return { category: cats[0] };
-  if (cats.length === DOCUMENT_CATEGORIES.length) return {};
-  return { keep: cats };
+  if (chip !== 'all' && cats.includes(chip)) return [chip];
+  return cats.length === DOCUMENT_CATEGORIES.length ? undefined : cats;
 }
