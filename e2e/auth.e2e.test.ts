@@ -330,7 +330,10 @@ describe('accounts in the browser', () => {
       await page.getByRole('menuitem', { name: 'Profile' }).click();
       await page.waitForURL(`${server.baseUrl}/app/settings`);
 
-      await page.locator('header').getByRole('button', { name: /^Notifications/ }).click();
+      await page
+        .locator('header')
+        .getByRole('button', { name: /^Notifications/ })
+        .click();
       await page.getByRole('menu', { name: 'Notifications' }).waitFor();
       await expectAxeClean(page, 'notifications menu @1440');
     } finally {
