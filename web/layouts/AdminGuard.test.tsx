@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
 import AdminGuard from './AdminGuard';
 import { mockFetch, renderWithApp } from '../testing/renderApp';
-import { setAuth } from '../api/session';
+import { clearSession, setAuth } from '../api/session';
 
 const user = (role: string) => ({
   success: true,
@@ -44,6 +44,16 @@ describe('AdminGuard', () => {
     mockFetch({ 'GET /api/auth/profile': () => ({ json: user('admin') }) });
     renderGuard();
     expect(await screen.findByText('admin area')).toBeTruthy();
+  });
+
+  it('leaves for /login as soon as the session is cleared (sign-out here or in another tab)', async () => {
+    setAuth({ accessToken: 'a', refreshToken: 'r' });
+    mockFetch({ 'GET /api/auth/profile': () => ({ json: user('admin') }) });
+    renderGuard();
+    expect(await screen.findByText('admin area')).toBeTruthy();
+    act(() => clearSession());
+    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(screen.queryByText('admin area')).toBeNull();
   });
 
   it('refuses a researcher', async () => {

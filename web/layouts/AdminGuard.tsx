@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import { fetchProfile } from '../api/auth';
 import { isFailure } from '../api/client';
-import { getAuth } from '../api/session';
+import { getAuth, useHasSession } from '../api/session';
 import { FullPageSpinner } from './FullPageSpinner';
 
 /** platform.md §6: the three texts the guard shows instead of the admin area. */
@@ -48,6 +48,8 @@ export default function AdminGuard({ children }: { children: ReactNode }) {
   // Only the state at entry decides the redirect: a session cleared by a failed refresh during
   // the check shows the guard's message instead.
   const [hadAuth] = useState(() => getAuth() !== undefined);
+  // Once in, signing out (here or in another tab) leaves the admin area at once.
+  const hasSession = useHasSession();
   const check = useQuery({
     queryKey: ['auth', 'admin-check'],
     queryFn: ({ signal }) => checkAdmin(signal),
@@ -60,7 +62,7 @@ export default function AdminGuard({ children }: { children: ReactNode }) {
   if (!hadAuth) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (check.isPending) return <FullPageSpinner label="Checking admin access" />;
   const result: AdminCheck = check.data ?? { allowed: false, reason: 'failed' };
-  if (result.allowed) return children;
+  if (result.allowed) return hasSession ? children : <Navigate to="/login" replace />;
   return <AdminDenied reason={result.reason} />;
 }
 
