@@ -4,7 +4,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
@@ -13,7 +12,6 @@ import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import StorageOutlinedIcon from '@mui/icons-material/StorageOutlined';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import MergeTypeIcon from '@mui/icons-material/MergeType';
@@ -39,6 +37,7 @@ import { AddDatasetDialog } from './data-explorer/AddDatasetDialog';
 import { ComingWithDataTeam } from './data-explorer/ComingWithDataTeam';
 import { DatasetCard } from './data-explorer/DatasetCard';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
+import { SearchField } from '../../components/SearchField';
 
 const TABS = [
   { value: 'datasets', label: 'Available Datasets' },
@@ -136,25 +135,14 @@ export default function DataExplorerPage() {
         {tab === 'datasets' && (
           <>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }}>
-              <TextField
+              <SearchField
                 label="Search datasets"
-                type="search"
-                size="small"
                 value={search}
                 onChange={(e) => {
                   setSearch(e.target.value);
                   setPage(1);
                 }}
                 sx={{ flexGrow: 1 }}
-                slotProps={{
-                  input: {
-                    startAdornment: (
-                      <InputAdornment position="start">
-                        <SearchIcon fontSize="small" />
-                      </InputAdornment>
-                    ),
-                  },
-                }}
               />
               <TextField
                 select

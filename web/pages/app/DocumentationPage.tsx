@@ -4,14 +4,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
-import SearchIcon from '@mui/icons-material/Search';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import { SNACKBAR_MS } from '../../../common/constants';
@@ -41,6 +38,7 @@ import {
   type DocumentTab,
 } from './documentation/groups';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
+import { SearchField } from '../../components/SearchField';
 
 const PAGE_SIZE = 25;
 
@@ -156,10 +154,8 @@ export default function DocumentationPage() {
       </Box>
 
       <Box role="tabpanel" id="doc-panel" aria-labelledby={`doc-tab-${tab}`}>
-        <TextField
+        <SearchField
           label="Search documents"
-          type="search"
-          size="small"
           value={search}
           onChange={(e) => {
             setSearch(e.target.value);
@@ -167,15 +163,6 @@ export default function DocumentationPage() {
           }}
           helperText="Searches document names and project titles"
           sx={{ mb: 1.5, maxWidth: { md: 520 } }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
         />
         <Stack
           useFlexGap

@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import SearchIcon from '@mui/icons-material/Search';
 import SortIcon from '@mui/icons-material/Sort';
 import CheckIcon from '@mui/icons-material/Check';
 import { PROJECT_SORTS, PROJECT_SORT_LABELS, type ProjectSort } from '../../../../common/projects';
+import { SearchField } from '../../../components/SearchField';
 
 export interface ProjectToolbarProps {
   search: string;
@@ -40,22 +39,11 @@ export function ProjectToolbar({
       spacing={1.5}
       sx={{ mb: 2, alignItems: { md: 'center' } }}
     >
-      <TextField
+      <SearchField
         label="Search projects"
-        type="search"
-        size="small"
         value={search}
         onChange={(e) => onSearchChange(e.target.value)}
         sx={{ flexGrow: 1 }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
       />
       <TextField
         select
