@@ -132,7 +132,10 @@ describe('Agent Workflow page', () => {
     const row = page.locator(`tr[data-session-id="${sessionId}"]`);
     await row.waitFor({ timeout: 15_000 });
     expect(await row.textContent()).toContain('Runtime Test Team');
-    expect(await row.textContent()).toContain('Monetary policy rules');
+    // The project was created after the page read its project list: the page reads it again.
+    await expect
+      .poll(() => row.textContent(), { timeout: 10_000 })
+      .toContain('Monetary policy rules');
 
     // The selected session: its status, and elapsed seconds ticking while it runs.
     const card = page.getByRole('region', { name: 'Selected session' });

@@ -336,6 +336,19 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(`${AXE_SOURCE}\n;typeof window.axe === 'object'`);
   if (loaded !== true) throw new Error('axe-core did not load in the page');
+  // Colours read in the middle of a CSS transition (a button just enabled, a dialog fading in)
+  // are neither the old nor the new ones: let finite animations end first (at most 2 s).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

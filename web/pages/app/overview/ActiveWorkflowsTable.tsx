@@ -18,7 +18,7 @@ import { SESSION_STATUS_LABELS, type SessionStatus } from '../../../../common/ag
 import { EmptyState } from '../../../components';
 import { humanize } from '../shared/format';
 import { sessionPath } from '../shared/teams';
-import { SectionCard } from './SectionCard';
+import { SectionCard } from '../../../components/SectionCard';
 
 function statusLabel(status: string): string {
   return SESSION_STATUS_LABELS[status as SessionStatus] ?? humanize(status);
@@ -41,7 +41,7 @@ export function ActiveWorkflowsTable({
 }) {
   const rows = workflows.slice(0, ACTIVE_WORKFLOWS_LISTED);
   return (
-    <SectionCard title="Active Agentic Workflows" subtitle="Agent sessions in progress">
+    <SectionCard fillHeight title="Active Agentic Workflows" subtitle="Agent sessions in progress">
       {rows.length === 0 ? (
         <EmptyState
           icon={<AccountTreeOutlinedIcon />}

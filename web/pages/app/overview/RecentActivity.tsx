@@ -9,7 +9,7 @@ import type { ActivityEvent } from '../../../../common/dashboard';
 import { RECENT_EVENTS_SHOWN } from '../../../../common/constants';
 import { formatDateTime } from '../shared/format';
 import { sessionPath, teamName } from '../shared/teams';
-import { SectionCard } from './SectionCard';
+import { SectionCard } from '../../../components/SectionCard';
 
 /**
  * What the panel shows when no session has logged anything yet (platform.md §2: "or sample events
@@ -88,7 +88,11 @@ function EventRow({
 export function RecentActivity({ events, note }: { events: ActivityEvent[]; note?: string }) {
   const shown = events.slice(0, RECENT_EVENTS_SHOWN);
   return (
-    <SectionCard title="Recent Activity" subtitle="Latest events from your agent sessions">
+    <SectionCard
+      fillHeight
+      title="Recent Activity"
+      subtitle="Latest events from your agent sessions"
+    >
       {shown.length === 0 ? (
         <>
           <Typography

@@ -12,13 +12,14 @@ import StarIcon from '@mui/icons-material/Star';
 import type { DashboardProject } from '../../../../common/dashboard';
 import { ProjectStatusChip } from '../shared/ProjectStatusChip';
 import { formatDate, humanize } from '../shared/format';
-import { SectionCard } from './SectionCard';
+import { SectionCard } from '../../../components/SectionCard';
 import { EmptyState } from '../../../components';
 
 /** The 3 most recently updated projects, each linking to its page. */
 export function RecentProjects({ projects }: { projects: DashboardProject[] }) {
   return (
     <SectionCard
+      fillHeight
       title="Recent Projects"
       subtitle="Most recently updated"
       action={

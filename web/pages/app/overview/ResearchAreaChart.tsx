@@ -2,7 +2,7 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { visuallyHidden } from '@mui/utils';
-import { SectionCard } from './SectionCard';
+import { SectionCard } from '../../../components/SectionCard';
 
 export interface AreaCount {
   area: string;
@@ -15,7 +15,7 @@ export function ResearchAreaChart({ data }: { data: AreaCount[] }) {
   const sorted = [...data].sort((a, b) => b.count - a.count || a.area.localeCompare(b.area));
   const height = Math.max(180, 56 + sorted.length * 40);
   return (
-    <SectionCard title="Research Areas" subtitle="Number of projects per research area">
+    <SectionCard fillHeight title="Research Areas" subtitle="Number of projects per research area">
       {sorted.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           No projects yet: the distribution appears once you create projects.

@@ -15,7 +15,7 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import type { ReactNode } from 'react';
 import { TEAMS, type TeamId } from '../../../../common/constants';
 import { teamPath } from '../shared/teams';
-import { SectionCard } from './SectionCard';
+import { SectionCard } from '../../../components/SectionCard';
 
 const TEAM_DETAILS: Record<TeamId, { icon: ReactNode; blurb: string }> = {
   ideation: {
@@ -44,7 +44,11 @@ const MATURITY_COLORS: Record<string, ChipProps['color']> = {
 /** The AI Research Teams launcher: one card per team with its maturity label (common TEAMS). */
 export function TeamsLauncher() {
   return (
-    <SectionCard title="AI Research Teams" subtitle="Start a team of agents on your research">
+    <SectionCard
+      fillHeight
+      title="AI Research Teams"
+      subtitle="Start a team of agents on your research"
+    >
       <Grid container spacing={1.5}>
         {TEAMS.map((team) => {
           const details = TEAM_DETAILS[team.id];

@@ -17,7 +17,7 @@ import { ErrorAlert, LoadingSkeleton } from '../../../components';
 import { useDatasets } from '../../../api/queries/datasets';
 import { useUpdateProject } from '../../../api/queries/projects';
 import { formatNumber } from '../shared/format';
-import { PanelSection } from './PanelSection';
+import { SectionCard } from '../../../components/SectionCard';
 
 /** The catalog datasets the project uses; editors attach and detach them. */
 export function DatasetsSection({ project }: { project: Project }) {
@@ -36,8 +36,7 @@ export function DatasetsSection({ project }: { project: Project }) {
     );
 
   return (
-    <PanelSection
-      id="project-datasets"
+    <SectionCard
       title="Datasets"
       subtitle="Catalog entries this project uses"
       action={
@@ -124,6 +123,6 @@ export function DatasetsSection({ project }: { project: Project }) {
           {update.error.message}
         </Alert>
       )}
-    </PanelSection>
+    </SectionCard>
   );
 }

@@ -9,14 +9,13 @@ import { DOCUMENT_CATEGORY_LABELS } from '../../../../common/documents';
 import { ErrorAlert, LoadingSkeleton } from '../../../components';
 import { useDocuments } from '../../../api/queries/documents';
 import { formatBytes, formatDate } from '../shared/format';
-import { PanelSection } from './PanelSection';
+import { SectionCard } from '../../../components/SectionCard';
 
 /** Documents saved to the project (by agent teams or uploads); each opens in the viewer. */
 export function DocumentsSection({ projectId }: { projectId: string }) {
   const documents = useDocuments({ projectId, limit: 50 });
   return (
-    <PanelSection
-      id="project-documents"
+    <SectionCard
       title="Documents"
       subtitle="Reports, reviews and guides of this project"
       action={
@@ -57,6 +56,6 @@ export function DocumentsSection({ projectId }: { projectId: string }) {
           ))}
         </List>
       )}
-    </PanelSection>
+    </SectionCard>
   );
 }

@@ -22,7 +22,7 @@ import {
   useRemoveProjectMember,
 } from '../../../api/queries/projects';
 import { humanize } from '../shared/format';
-import { PanelSection } from './PanelSection';
+import { SectionCard } from '../../../components/SectionCard';
 
 /** Who besides the owner can see (viewer) or edit (collaborator) the project. */
 export function MembersSection({ project }: { project: Project }) {
@@ -40,7 +40,7 @@ export function MembersSection({ project }: { project: Project }) {
   };
 
   return (
-    <PanelSection id="project-members" title="Members" subtitle={`Owner: ${project.ownerName}`}>
+    <SectionCard title="Members" subtitle={`Owner: ${project.ownerName}`}>
       {members.isPending ? (
         <LoadingSkeleton count={1} label="Loading members" />
       ) : members.isError ? (
@@ -122,6 +122,6 @@ export function MembersSection({ project }: { project: Project }) {
           {add.error.message}
         </Alert>
       )}
-    </PanelSection>
+    </SectionCard>
   );
 }

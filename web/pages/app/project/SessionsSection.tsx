@@ -12,7 +12,7 @@ import { SESSION_STATUS_LABELS } from '../../../../common/agents';
 import { useProjectSessions } from '../../../api/queries/sessions';
 import { formatDateTime } from '../shared/format';
 import { sessionPath, teamName } from '../shared/teams';
-import { PanelSection } from './PanelSection';
+import { SectionCard } from '../../../components/SectionCard';
 import { LoadingSkeleton } from '../../../components';
 
 /** The project's agent sessions (GET /api/agents/sessions?projectId=). */
@@ -22,11 +22,7 @@ export function SessionsSection({ projectId }: { projectId: string }) {
   // A server without the agent runtime answers 404: that means "no sessions", not a failure.
   const unavailable = sessions.isError && (sessions.error as { status?: number }).status !== 404;
   return (
-    <PanelSection
-      id="project-sessions"
-      title="Agent sessions"
-      subtitle="Work the agent teams did for this project"
-    >
+    <SectionCard title="Agent sessions" subtitle="Work the agent teams did for this project">
       {sessions.isPending ? (
         <LoadingSkeleton count={1} label="Loading agent sessions" />
       ) : unavailable ? (
@@ -73,6 +69,6 @@ export function SessionsSection({ projectId }: { projectId: string }) {
           </Table>
         </TableContainer>
       )}
-    </PanelSection>
+    </SectionCard>
   );
 }
