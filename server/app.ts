@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
+import { registerOpenApi } from './platform/openapi';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerModules } from './modules';
@@ -50,6 +51,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
     crossOriginEmbedderPolicy: false,
   });
   await registerRateLimits(app);
+  await registerOpenApi(app, ctx.version);
 
   await registerModules(app, ctx);
   await ctx.agents.registerRoutes(app);
