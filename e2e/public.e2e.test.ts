@@ -108,6 +108,24 @@ describe('public pages', () => {
     }
   });
 
+  it("follows the system's reduce-motion setting", async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      const duration = async () => {
+        await page.goto(server.baseUrl);
+        const button = page.getByRole('link', { name: 'Get Started' });
+        await button.waitFor();
+        return button.evaluate((el) => getComputedStyle(el).transitionDuration);
+      };
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+      expect(await duration()).not.toMatch(/^0s(, 0s)*$/);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      expect(await duration()).toMatch(/^0s(, 0s)*$/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('join-team: dialogs draft e-mails with the spec subjects; links to register and login', async () => {
     const { context, page } = await newPage(browser, PHONE);
     try {

@@ -46,6 +46,8 @@ export const theme = createTheme({
       },
     },
   },
+  // Transitions and ripples follow the operating system's "reduce motion" setting.
+  motion: { reducedMotion: 'system' },
   shape: { borderRadius: 10 },
   typography: {
     fontFamily: SYSTEM_FONTS,
