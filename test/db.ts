@@ -232,12 +232,32 @@ async function ensurePostgresTemplate(baseUrl: string): Promise<string> {
   return name;
 }
 
+/** Test databases older than this were left by a run that was killed before it could drop them. */
+const STALE_TEST_DATABASE_SECONDS = 6 * 3600;
+let staleDatabasesRemoved: Promise<void> | undefined;
+
+async function dropStaleTestDatabases(c: pg.Client): Promise<void> {
+  const { rows } = await c.query<{ datname: string }>(
+    `select datname from pg_database where datname ~ '^ea_test_[0-9]+_[0-9a-f]+$'`,
+  );
+  const cutoff = Date.now() / 1000 - STALE_TEST_DATABASE_SECONDS;
+  for (const { datname } of rows) {
+    const created = Number(datname.split('_')[2]);
+    if (created < cutoff) {
+      await c.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    }
+  }
+}
+
 /** A fresh database on TEST_DATABASE_URL's server (what createTestDatabase gives with TEST_DB=postgres). */
 export async function createPostgresDatabase(): Promise<DatabaseHandle> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `ea_test_${crypto.randomBytes(6).toString('hex')}`;
+  // The creation time in the name lets a later run remove what a killed run left behind.
+  const name = `ea_test_${Math.floor(Date.now() / 1000)}_${crypto.randomBytes(4).toString('hex')}`;
   await adminQuery(baseUrl, async (c) => {
+    staleDatabasesRemoved ??= dropStaleTestDatabases(c);
+    await staleDatabasesRemoved;
     for (let attempt = 0; ; attempt++) {
       postgresTemplate ??= ensurePostgresTemplate(baseUrl);
       const template = await postgresTemplate;
