@@ -50,7 +50,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
   });
-  await registerRateLimits(app);
+  await registerRateLimits(app, ctx.db);
   await registerOpenApi(app, ctx.version);
 
   await registerModules(app, ctx);

@@ -12,3 +12,4 @@ export * from './schema/settings';
 export * from './schema/documents';
 export * from './schema/notifications';
 export * from './schema/agents';
+export * from './schema/platform';

@@ -5,7 +5,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../test/app';
+import { buildApp } from '../app';
+import { createContext } from '../bootstrap';
+import { rateLimitHits } from '../db/schema';
 import { registerErrorHandling } from './errors';
+import { countHit, deleteExpiredHits } from './rate-limit';
 import { loggerOptions } from './logging';
 
 type Res = { statusCode: number; headers: Record<string, unknown>; json(): unknown; body: string };
@@ -78,6 +82,77 @@ describe('rate limits (RATE_LIMIT_MAX=3)', () => {
       });
       expect(res.statusCode).toBe(200);
     }
+  });
+});
+
+describe('rate limits shared through the database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('counts calls to every app process on the same database against one limit', async () => {
+    // A second process behind the same load balancer: its own app, the same database.
+    const ctx2 = await createContext(t.ctx.config, {
+      worker: false,
+      database: t.ctx.database,
+      log: pino({ level: 'silent' }) as FastifyBaseLogger,
+    });
+    const app2 = await buildApp(ctx2);
+    await app2.ready();
+    try {
+      const payload = { email: 'nobody@uni.example', password: 'wrong-password' };
+      const call = (app: typeof t.app) =>
+        app.inject({ method: 'POST', url: '/api/auth/login', payload, remoteAddress: '10.1.1.1' });
+      expect((await call(t.app)).statusCode).toBe(401);
+      expect((await call(app2)).statusCode).toBe(401);
+      expect((await call(t.app)).statusCode).toBe(401);
+      expect((await call(app2)).statusCode).toBe(429);
+      // Another route has its own counter.
+      const refresh = await app2.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refreshToken: 'not-a-real-one' },
+        remoteAddress: '10.1.1.1',
+      });
+      expect(refresh.statusCode).toBe(401);
+    } finally {
+      await app2.close();
+      await ctx2.agents.stop();
+    }
+  });
+
+  it('starts a new window once the old one has ended, and reports the time left', async () => {
+    const first = await countHit(t.ctx.db, 'test window', 400);
+    expect(first.current).toBe(1);
+    expect(first.ttl).toBeGreaterThan(0);
+    expect(first.ttl).toBeLessThanOrEqual(400);
+    expect((await countHit(t.ctx.db, 'test window', 400)).current).toBe(2);
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await countHit(t.ctx.db, 'test window', 400)).current).toBe(1);
+  });
+
+  it('counts concurrent hits without losing any', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => countHit(t.ctx.db, 'test concurrent', 60_000)),
+    );
+    expect(results.map((r) => r.current).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  it('deletes counters whose window ended more than an hour ago, and only those', async () => {
+    await t.ctx.db.insert(rateLimitHits).values([
+      { key: 'test old', windowEndsAt: new Date(Date.now() - 2 * 3600_000), hits: 9 },
+      { key: 'test recent', windowEndsAt: new Date(Date.now() - 60_000), hits: 9 },
+    ]);
+    expect(await deleteExpiredHits(t.ctx.db)).toBe(1);
+    const keys = (await t.ctx.db.select({ key: rateLimitHits.key }).from(rateLimitHits)).map(
+      (r) => r.key,
+    );
+    expect(keys).toContain('test recent');
+    expect(keys).not.toContain('test old');
   });
 });
 
