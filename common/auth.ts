@@ -130,6 +130,10 @@ export const userReplySchema = z.object({
 });
 export type UserReply = z.infer<typeof userReplySchema>;
 
+/** POST /api/auth/users/{id}/password (admin): a new password for someone who lost theirs. */
+export const setUserPasswordRequestSchema = z.object({ newPassword: passwordSchema });
+export type SetUserPasswordRequest = z.infer<typeof setUserPasswordRequestSchema>;
+
 export const changePasswordRequestSchema = z.object({
   currentPassword: z.string().min(1, 'currentPassword is required'),
   newPassword: passwordSchema,

@@ -220,6 +220,52 @@ describe('admin page', () => {
     }
   });
 
+  it('sets a new password for a user who lost theirs; their old sessions end', async () => {
+    await createAccount(server, admin.tokens.accessToken, {
+      email: 'forgetful@e2e.example',
+      password: 'the-old-password',
+      displayName: 'Forgetful Researcher',
+    });
+    const old = await apiLogin(server.baseUrl, 'forgetful@e2e.example', 'the-old-password');
+    const { context, page } = await newPage(browser);
+    try {
+      await storeSession(page, server, admin);
+      await page.goto(`${server.baseUrl}/admin`);
+      const row = page.getByTestId('user-row-forgetful@e2e.example');
+      await row.getByRole('button', { name: 'Edit Forgetful Researcher' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit user' });
+      const password = dialog.getByLabel('New password', { exact: true });
+      await password.fill('short');
+      await dialog.getByRole('button', { name: 'Set password' }).click();
+      await dialog.getByText('The password must be at least 8 characters').waitFor();
+      await password.fill('handed-over-in-person');
+      await expectAxeClean(page, 'edit dialog with a new password');
+      await screenshot(page, 'admin-set-password-1440');
+      await dialog.getByRole('button', { name: 'Set password' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page
+        .getByTestId('admin-message')
+        .getByText(/^New password set\. \d+ of their sessions? (was|were) signed out\./)
+        .waitFor();
+
+      // The administrator's own row offers no password field (Settings > Security does that).
+      await page
+        .getByTestId(`user-row-${E2E_ADMIN.email}`)
+        .getByRole('button', { name: /^Edit/ })
+        .click();
+      await dialog.waitFor();
+      await expect(dialog.getByLabel('New password', { exact: true }).count()).resolves.toBe(0);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await context.close();
+    }
+    const refresh = await apiCall(server, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: old.tokens.refreshToken },
+    });
+    expect(refresh.status).toBe(401);
+    await apiLogin(server.baseUrl, 'forgetful@e2e.example', 'handed-over-in-person');
+  });
+
   it('lists the waiting list and exports it as CSV through a download token', async () => {
     const joined = await apiCall(server, 'POST', '/api/waiting-list', {
       body: {

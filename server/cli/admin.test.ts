@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/db';
 import { openPglite, type DatabaseHandle } from '../db/connect';
-import { users } from '../db/schema';
+import { refreshTokens, users } from '../db/schema';
 import { verifyPassword } from '../modules/auth/passwords';
 
 /** `npm run admin -- create --email X --password Y`, run as an operator would. */
@@ -109,6 +110,51 @@ describe('npm run admin -- create', () => {
       await handle.close();
     }
   }, 180_000);
+
+  it('reset-password sets a new password for an existing account and ends its sessions', async () => {
+    const handle = await openPglite(dataDir);
+    try {
+      const row = await adminRow(handle, 'boss@uni.example');
+      await handle.db.insert(refreshTokens).values({
+        userId: row!.id,
+        familyId: crypto.randomUUID(),
+        tokenHash: 'not-a-real-hash',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      });
+    } finally {
+      await handle.close();
+    }
+    const res = await runAdmin(
+      ['reset-password', '--email', 'Boss@uni.example', '--password', 'found-it-again'],
+      { DATA_DIR: dataDir },
+      true,
+    );
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('New password set for boss@uni.example; 1 session signed out.');
+    expect(res.stdout).not.toContain('found-it-again');
+
+    const unknown = await runAdmin(
+      ['reset-password', '--email', 'nobody@uni.example', '--password', 'whatever-123'],
+      { DATA_DIR: dataDir },
+      true,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No account has the e-mail address nobody@uni.example.');
+
+    const after = await openPglite(dataDir);
+    try {
+      const row = await adminRow(after, 'boss@uni.example');
+      expect(await verifyPassword(row!.passwordHash, 'found-it-again')).toBe(true);
+      const tokens = await after.db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.userId, row!.id));
+      expect(tokens.map((t) => t.revokedReason)).toEqual(['password-reset']);
+    } finally {
+      await after.close();
+    }
+  }, 120_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     'works on PostgreSQL through DATABASE_URL',

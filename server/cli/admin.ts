@@ -1,13 +1,20 @@
 import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema } from '../../common/auth';
 import { ConfigError, loadConfig } from '../config';
-import { DataDirInUseError } from '../db/connect';
-import { openDatabase } from '../db/connect';
+import { DataDirInUseError, openDatabase, type DatabaseHandle } from '../db/connect';
+import { replacePassword } from '../modules/auth/service';
+import { createAuthStore } from '../modules/auth/store';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
 
-const USAGE = 'Usage: npm run admin -- create --email <email> --password <password>';
+const USAGE = [
+  'Usage: npm run admin -- create --email <email> --password <password>',
+  '       npm run admin -- reset-password --email <email> --password <password>',
+].join('\n');
 
-/** Exit codes: 0 done, 1 failed (database, configuration), 2 bad command line. */
+const COMMANDS = ['create', 'reset-password'] as const;
+type Command = (typeof COMMANDS)[number];
+
+/** Exit codes: 0 done, 1 failed (database, configuration, no such account), 2 bad command line. */
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -20,8 +27,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const { positionals, values } = parsed;
+  const command = positionals[0] as Command;
   if (
-    positionals[0] !== 'create' ||
+    !COMMANDS.includes(command) ||
     positionals.length !== 1 ||
     !values.email ||
     !values.password
@@ -30,11 +38,12 @@ async function main(): Promise<number> {
     return 2;
   }
   // Checked before the database is opened: a typo should not wait for a migration.
+  const email = emailSchema.safeParse(values.email);
   const problems = [
-    ...(emailSchema.safeParse(values.email).error?.issues ?? []),
+    ...(email.error?.issues ?? []),
     ...(passwordSchema.safeParse(values.password).error?.issues ?? []),
   ].map((i) => i.message);
-  if (problems.length > 0) {
+  if (problems.length > 0 || !email.success) {
     console.error(problems.join('; '));
     return 2;
   }
@@ -42,18 +51,43 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const outcome = await ensureAdmin(database.db, values.email, values.password);
-    const said = {
-      created: 'Created administrator',
-      promoted: 'Made the existing account an approved administrator with the given password:',
-      kept: 'Administrator already exists (password unchanged):',
-      none: '',
-    }[outcome.action];
-    console.log(`${said} ${'email' in outcome ? outcome.email : ''}`.trim());
-    return 0;
+    return command === 'create'
+      ? await create(database, email.data, values.password)
+      : await resetPassword(database, email.data, values.password);
   } finally {
     await database.close();
   }
+}
+
+async function create(database: DatabaseHandle, email: string, password: string): Promise<number> {
+  const outcome = await ensureAdmin(database.db, email, password);
+  const said = {
+    created: 'Created administrator',
+    promoted: 'Made the existing account an approved administrator with the given password:',
+    kept: 'Administrator already exists (password unchanged):',
+    none: '',
+  }[outcome.action];
+  console.log(`${said} ${'email' in outcome ? outcome.email : ''}`.trim());
+  return 0;
+}
+
+/** For anyone who lost their password, administrators included: no e-mail is involved. */
+async function resetPassword(
+  database: DatabaseHandle,
+  email: string,
+  password: string,
+): Promise<number> {
+  const store = createAuthStore(database.db);
+  const user = await store.findUserByEmail(email);
+  if (!user) {
+    console.error(`No account has the e-mail address ${email}.`);
+    return 1;
+  }
+  const ended = await replacePassword(store, user.id, password);
+  console.log(
+    `New password set for ${email}; ${ended} session${ended === 1 ? '' : 's'} signed out.`,
+  );
+  return 0;
 }
 
 main().then(

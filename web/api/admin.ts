@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MessageReply } from '../../common/api';
 import type {
+  SetUserPasswordRequest,
   UpdateUserRequest,
   UpdateUserStatusRequest,
   User,
@@ -62,6 +64,16 @@ export function useUpdateUser() {
     mutationFn: ({ id, changes }: { id: string; changes: UpdateUserRequest }) =>
       updateUser(id, changes),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+  });
+}
+
+/** Sets a new password for a user who lost theirs; every session of that user ends. */
+export function useSetUserPassword() {
+  return useMutation({
+    mutationFn: ({ id, newPassword }: { id: string } & SetUserPasswordRequest) =>
+      api.post<MessageReply>(`/api/auth/users/${encodeURIComponent(id)}/password`, {
+        newPassword,
+      }),
   });
 }
 

@@ -34,7 +34,7 @@ export const refreshTokens = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    /** Why it was revoked: rotated, logout, reuse, status, password. */
+    /** Why it was revoked: rotated, logout, reuse, status, password, password-reset, signed-out-elsewhere. */
     revokedReason: text('revoked_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },

@@ -446,3 +446,57 @@ describe('POST /api/auth/change-password and /api/auth/sessions/revoke-others', 
     );
   });
 });
+
+describe('POST /api/auth/users/{id}/password (an administrator sets a lost password)', () => {
+  it('sets the password and ends every session of that user', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    const user = await createUser(t.app);
+    const other = await login(t.app, user.email, user.password);
+    const res = await post(
+      `/api/auth/users/${user.userId}/password`,
+      { newPassword: 'handed-over-in-person' },
+      bearer(admin.accessToken),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(
+      'New password set. 2 of their sessions were signed out. Give them the password in person or by phone.',
+    );
+    for (const s of [user, other]) {
+      expectError(await post('/api/auth/refresh', { refreshToken: s.refreshToken }), 401);
+    }
+    expectError(await post('/api/auth/login', { email: user.email, password: user.password }), 401);
+    await login(t.app, user.email, 'handed-over-in-person');
+    // The administrator's own session is untouched.
+    expect((await post('/api/auth/refresh', { refreshToken: admin.refreshToken })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('refuses non-admins, weak passwords, unknown users and the caller themselves', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    const user = await createUser(t.app);
+    const victim = await createUser(t.app);
+    const url = `/api/auth/users/${victim.userId}/password`;
+    expectError(await post(url, { newPassword: 'long-enough-1' }), 401);
+    expectError(await post(url, { newPassword: 'long-enough-1' }, bearer(user.accessToken)), 403);
+    expect(
+      expectError(await post(url, { newPassword: 'short' }, bearer(admin.accessToken)), 400).error,
+    ).toContain('at least 8');
+    expectError(
+      await post(
+        '/api/auth/users/00000000-0000-4000-8000-000000000000/password',
+        { newPassword: 'long-enough-1' },
+        bearer(admin.accessToken),
+      ),
+      404,
+    );
+    const own = await post(
+      `/api/auth/users/${admin.userId}/password`,
+      { newPassword: 'long-enough-1' },
+      bearer(admin.accessToken),
+    );
+    expect(expectError(own, 400).error).toBe('Change your own password under Settings > Security.');
+    // Nothing changed for the victim.
+    await login(t.app, victim.email, victim.password);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorReplySchema, messageReplySchema } from '../../../common/api';
+import { errorReplySchema, idParamSchema, messageReplySchema } from '../../../common/api';
 import {
   changePasswordRequestSchema,
   loginReplySchema,
@@ -8,9 +8,11 @@ import {
   refreshReplySchema,
   refreshRequestSchema,
   registerRequestSchema,
+  setUserPasswordRequestSchema,
 } from '../../../common/auth';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
+import { badRequest } from '../../platform/errors';
 import { limited } from '../../platform/rate-limit';
 import { createAuthService, MESSAGES } from './service';
 import { createAuthStore } from './store';
@@ -89,6 +91,30 @@ export function authRoutes(app: Api, ctx: AppContext) {
       return {
         success: true as const,
         message: `Password changed. ${revoked} other session${revoked === 1 ? '' : 's'} signed out.`,
+      };
+    },
+  });
+
+  app.post('/api/auth/users/:id/password', {
+    config: { access: 'admin' },
+    schema: {
+      params: idParamSchema,
+      body: setUserPasswordRequestSchema,
+      response: { 200: messageReplySchema },
+    },
+    handler: async (request) => {
+      if (request.params.id === currentUser(request).id) {
+        // Changing one's own password asks for the current one; this route would skip that.
+        throw badRequest('Change your own password under Settings > Security.');
+      }
+      const revoked = await service.setPassword(request.params.id, request.body.newPassword);
+      const ended =
+        revoked === 0
+          ? 'They had no open session.'
+          : `${revoked} of their session${revoked === 1 ? ' was' : 's were'} signed out.`;
+      return {
+        success: true as const,
+        message: `New password set. ${ended} Give them the password in person or by phone.`,
       };
     },
   });

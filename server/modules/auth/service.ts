@@ -7,7 +7,7 @@ import type {
   User,
 } from '../../../common/auth';
 import type { UserRow } from '../../db/schema';
-import { AppError, conflict, unauthorized } from '../../platform/errors';
+import { AppError, conflict, notFound, unauthorized } from '../../platform/errors';
 import { randomToken, sha256 } from '../../platform/secrets';
 import type { TokenSigner } from '../../platform/tokens';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
@@ -52,6 +52,19 @@ export interface AuthServiceDeps {
   signer: TokenSigner;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+}
+
+/**
+ * Sets a user's password without asking for the old one (an administrator, or the command line,
+ * for someone who lost theirs) and ends every session of that user. Returns how many ended.
+ */
+export async function replacePassword(
+  store: AuthStore,
+  userId: string,
+  newPassword: string,
+): Promise<number> {
+  await store.setPasswordHash(userId, await hashPassword(newPassword));
+  return store.revokeUserTokens(userId, 'password-reset');
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
@@ -150,6 +163,16 @@ export function createAuthService(deps: AuthServiceDeps) {
         'password',
         keep?.userId === userId ? keep.familyId : undefined,
       );
+    },
+
+    /**
+     * An administrator sets a new password for a user who lost theirs (there is no e-mail reset).
+     * Every session of that user ends: whoever held the old password is out. Returns how many.
+     */
+    async setPassword(userId: string, newPassword: string): Promise<number> {
+      const row = await store.findUserById(userId);
+      if (!row) throw notFound('User');
+      return replacePassword(store, userId, newPassword);
     },
 
     /** Signs out every other device: revokes all refresh-token families but the caller's. */

@@ -39,11 +39,13 @@ import { EditUserDialog } from './EditUserDialog';
 import { UsersTable } from './UsersTable';
 import { WaitingListTable } from './WaitingListTable';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSessionUser } from '../../api/session';
 
 /** /admin (platform.md §2, §6): user approval and editing, and the waiting list with its export. */
 export default function AdminPage() {
   const queryClient = useQueryClient();
   const users = useAdminUsers();
+  const me = useSessionUser();
   const waitingList = useWaitingList();
   const [tab, setTab] = useState<'users' | 'waiting'>('users');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -291,6 +293,7 @@ export default function AdminPage() {
       {editing && (
         <EditUserDialog
           user={editing}
+          isSelf={editing.id === me?.id}
           onClose={() => setEditing(null)}
           onSaved={(message) => {
             setEditing(null);

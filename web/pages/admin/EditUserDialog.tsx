@@ -6,13 +6,16 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { displayNameSchema, type User } from '../../../common/auth';
-import { USER_ROLES, type UserRole } from '../../../common/constants';
-import { useUpdateUser } from '../../api/admin';
+import Typography from '@mui/material/Typography';
+import { displayNameSchema, passwordSchema, type User } from '../../../common/auth';
+import { PASSWORD_MIN, USER_ROLES, type UserRole } from '../../../common/constants';
+import { useSetUserPassword, useUpdateUser } from '../../api/admin';
 import { failureText, isFailure } from '../../api/client';
+import { PasswordField } from '../../components/PasswordField';
 
 const ROLE_LABELS: Record<UserRole, string> = {
   admin: 'Admin',
@@ -21,18 +24,28 @@ const ROLE_LABELS: Record<UserRole, string> = {
 };
 export { ROLE_LABELS };
 
-/** Edit a user's name and role; the email is shown read-only. Save really saves (PUT). */
+/**
+ * Edit a user's name and role; the email is shown read-only. Save really saves (PUT). For
+ * someone else's account it also sets a new password (there is no e-mail reset): every session of
+ * that user ends, and the administrator hands the password over.
+ */
 export function EditUserDialog(props: {
   user: User;
+  /** The signed-in administrator's own account: their password is changed under Settings. */
+  isSelf: boolean;
   onClose: () => void;
   onSaved: (message: string) => void;
 }) {
-  const { user, onClose, onSaved } = props;
+  const { user, isSelf, onClose, onSaved } = props;
   const titleId = useId();
   const update = useUpdateUser();
+  const setPassword = useSetUserPassword();
+  const busy = update.isPending || setPassword.isPending;
   const [displayName, setDisplayName] = useState(user.displayName);
   const [role, setRole] = useState<UserRole>(user.role);
   const [nameError, setNameError] = useState<string | undefined>();
+  const [newPassword, setNewPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
 
   const save = (e: FormEvent) => {
@@ -64,10 +77,32 @@ export function EditUserDialog(props: {
     );
   };
 
+  const submitPassword = () => {
+    setFailure(undefined);
+    const checked = passwordSchema.safeParse(newPassword);
+    if (!checked.success) {
+      setPasswordError(checked.error.issues[0]?.message.replace(/^password/, 'The password'));
+      return;
+    }
+    setPasswordError(undefined);
+    setPassword.mutate(
+      { id: user.id, newPassword: checked.data },
+      {
+        onSuccess: (reply) => {
+          if (isFailure(reply)) setFailure(failureText(reply));
+          else onSaved(reply.message);
+        },
+        onError: () => setFailure('An error occurred while setting the password'),
+      },
+    );
+  };
+
+  const spinner = <CircularProgress size={16} color="inherit" aria-hidden />;
+
   return (
     <Dialog
       open
-      onClose={update.isPending ? undefined : onClose}
+      onClose={busy ? undefined : onClose}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="xs"
@@ -106,21 +141,52 @@ export function EditUserDialog(props: {
                 </MenuItem>
               ))}
             </TextField>
+            {!isSelf && (
+              <>
+                <Divider />
+                <Stack spacing={1.5} component="section" aria-labelledby={`${titleId}-password`}>
+                  <Typography id={`${titleId}-password`} variant="subtitle2" component="h3">
+                    Set a new password
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    For someone who lost theirs. All of their sessions end; give them the new
+                    password yourself.
+                  </Typography>
+                  <PasswordField
+                    id="edit-user-password"
+                    label="New password"
+                    autoComplete="new-password"
+                    value={newPassword}
+                    onChange={(e) => {
+                      setNewPassword(e.target.value);
+                      setPasswordError(undefined);
+                    }}
+                    error={Boolean(passwordError)}
+                    helperText={passwordError ?? `At least ${PASSWORD_MIN} characters`}
+                  />
+                  <Button
+                    variant="outlined"
+                    onClick={submitPassword}
+                    disabled={busy || newPassword === ''}
+                    startIcon={setPassword.isPending ? spinner : undefined}
+                    sx={{ alignSelf: 'flex-start' }}
+                  >
+                    Set password
+                  </Button>
+                </Stack>
+              </>
+            )}
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={update.isPending}>
+          <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>
           <Button
             type="submit"
             variant="contained"
-            disabled={update.isPending}
-            startIcon={
-              update.isPending ? (
-                <CircularProgress size={16} color="inherit" aria-hidden />
-              ) : undefined
-            }
+            disabled={busy}
+            startIcon={update.isPending ? spinner : undefined}
           >
             Save
           </Button>

@@ -12,7 +12,7 @@ import { useLogin } from '../../api/auth';
 import { failureText, isFailure } from '../../api/client';
 import { AuthCard } from './AuthCard';
 import { fieldErrors } from './formErrors';
-import { PasswordField } from './PasswordField';
+import { PasswordField } from '../../components/PasswordField';
 
 interface LoginLocationState {
   /** Where the user was sent from (a signed-in page), to return there. */

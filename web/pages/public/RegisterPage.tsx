@@ -13,7 +13,7 @@ import { useRegister } from '../../api/auth';
 import { failureText, isFailure } from '../../api/client';
 import { AuthCard } from './AuthCard';
 import { fieldErrors } from './formErrors';
-import { PasswordField } from './PasswordField';
+import { PasswordField } from '../../components/PasswordField';
 
 const LABELS = {
   displayName: 'Display name',
