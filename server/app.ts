@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import {
@@ -34,12 +34,24 @@ const CSP_DIRECTIVES = {
   upgradeInsecureRequests: null,
 };
 
+/**
+ * Addresses the router itself refuses (a malformed escape, a path segment over 100 characters)
+ * get the one error envelope too, without echoing the address back.
+ */
+function routerErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply
+    .status(tooLong ? 414 : 400)
+    .send(errorReply(tooLong ? 'A part of the address is too long' : 'The address is not valid'));
+}
+
 /** Builds the whole HTTP app from its dependencies; tests call this and use inject(). */
 export async function buildApp(ctx: AppContext): Promise<Api> {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: ctx.config.limits.bodyBytes,
     trustProxy: ctx.config.trustProxy,
+    frameworkErrors: routerErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
