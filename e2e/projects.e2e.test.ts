@@ -287,6 +287,16 @@ describe('Project Manager', () => {
     // A project the viewer may not see: the page says so instead of failing.
     await page.goto(`${server.baseUrl}/app/projects/${created['Private: pension reform draft']}`);
     await page.getByText('Project not found').waitFor();
+    // An address that is not a project id at all: the same answer, asked once (a 400 is not
+    // worth retrying).
+    let asked = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/projects/not-a-project-id')) asked += 1;
+    });
+    await page.goto(`${server.baseUrl}/app/projects/not-a-project-id`);
+    await page.getByText('Project not found').waitFor();
+    await page.waitForTimeout(1_500);
+    expect(asked).toBe(1);
     await page.context().close();
   });
 });

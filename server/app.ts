@@ -11,6 +11,7 @@ import {
 import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
 import { registerOpenApi } from './platform/openapi';
+import { registerTextInputGuard } from './platform/text-input';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerModules } from './modules';
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerAccessControl(app, ctx.db, ctx.signer);
+  registerTextInputGuard(app);
   await app.register(helmet, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,

@@ -34,6 +34,7 @@ const QUERIES = [
   '?limit=100000000000000000000&sort=nope&status=%00',
   '?search=' + encodeURIComponent("' or 1=1 --") + '&category=a,,b&projectId=nope',
   '?after=-5&token=x&limit=1.5',
+  '?search=%00&q=a%00b&name=%00',
 ];
 const BODIES: unknown[] = [
   undefined,
@@ -44,6 +45,15 @@ const BODIES: unknown[] = [
   null,
   { email: { $gt: '' }, password: ['x'], name: 'x'.repeat(100_000 / 10) },
   { id: '00000000-0000-4000-8000-000000000000', status: 'weird', role: 'root' },
+  // PostgreSQL text cannot hold NUL: a string with one must be refused, not crash an insert.
+  {
+    title: 'a\u0000b',
+    researchArea: 'Other',
+    name: 'n\u0000',
+    content: 'c\u0000',
+    displayName: 'd\u0000',
+    profile: { displayName: 'p\u0000' },
+  },
 ];
 
 const routes = () =>
@@ -103,6 +113,22 @@ describe('hostile input on every API route', () => {
       }
     }
   }, 240_000);
+
+  it('refuses text with a NUL character with a 400 that says so', async () => {
+    const create = await call('POST', '/api/projects', {
+      title: 'a\u0000b',
+      researchArea: 'Other',
+    });
+    expect(create.statusCode).toBe(400);
+    expect(JSON.parse(create.body)).toMatchObject({
+      success: false,
+      error: 'Text may not contain the NUL character (\\u0000)',
+    });
+    const search = await call('GET', '/api/projects?search=%00', undefined);
+    expect(search.statusCode).toBe(400);
+    const fine = await call('POST', '/api/projects', { title: 'Tariffs', researchArea: 'Other' });
+    expect(fine.statusCode).toBe(201);
+  });
 
   it('answers random JSON bodies without a 5xx', async () => {
     const writes = routes().filter((r) => r.method !== 'GET' && r.method !== 'DELETE');

@@ -55,7 +55,6 @@ export function useProject(id: string | undefined) {
         (r) => r.data.project,
       ),
     enabled: Boolean(id),
-    retry: (count, error) => (error as { status?: number }).status !== 404 && count < 2,
   });
 }
 
