@@ -118,6 +118,9 @@ export default function LoginPage() {
             Sign Up
           </Link>
         </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          Forgot your password? An administrator of this site can set a new one for you.
+        </Typography>
       </Stack>
     </AuthCard>
   );
