@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
-import { refreshTokens, users } from '../../db/schema';
+import { emailOutbox, refreshTokens, users } from '../../db/schema';
 import { MESSAGES } from './service';
 
 let t: TestApp;
@@ -26,6 +26,17 @@ async function register(over: Record<string, unknown> = {}) {
     ...over,
   };
   return { body, res: await post('/api/auth/register', body) };
+}
+
+/** The newest e-mail in the outbox for this address. */
+async function mailTo(email: string) {
+  const [row] = await t.ctx.db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.to, email))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(1);
+  return row;
 }
 
 async function userRow(email: string) {
@@ -426,6 +437,10 @@ describe('POST /api/auth/change-password and /api/auth/sessions/revoke-others', 
     );
     expectError(await post('/api/auth/login', { email: user.email, password: user.password }), 401);
     await login(t.app, user.email, 'a-new-password');
+    const mail = await mailTo(user.email);
+    expect(mail?.subject).toBe('Your EconAgents password was changed');
+    expect(mail?.text).toContain('your other sessions were signed out');
+    expect(mail?.text).not.toContain('a-new-password');
   });
 
   it('signs out of every other session', async () => {
@@ -466,6 +481,10 @@ describe('POST /api/auth/users/{id}/password (an administrator sets a lost passw
     }
     expectError(await post('/api/auth/login', { email: user.email, password: user.password }), 401);
     await login(t.app, user.email, 'handed-over-in-person');
+    const mail = await mailTo(user.email);
+    expect(mail?.subject).toBe('Your EconAgents password was changed');
+    expect(mail?.text).toContain('An administrator set a new password');
+    expect(mail?.text).not.toContain('handed-over-in-person');
     // The administrator's own session is untouched.
     expect((await post('/api/auth/refresh', { refreshToken: admin.refreshToken })).statusCode).toBe(
       200,

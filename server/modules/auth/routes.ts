@@ -21,6 +21,7 @@ export function authRoutes(app: Api, ctx: AppContext) {
   const service = createAuthService({
     store: createAuthStore(ctx.db),
     signer: ctx.signer,
+    mailer: ctx.mailer,
     accessTokenTtlSeconds: ctx.config.auth.accessTokenTtlSeconds,
     refreshTokenTtlDays: ctx.config.auth.refreshTokenTtlDays,
   });

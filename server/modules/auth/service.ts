@@ -9,6 +9,7 @@ import type {
 import type { UserRow } from '../../db/schema';
 import { AppError, conflict, notFound, unauthorized } from '../../platform/errors';
 import { randomToken, sha256 } from '../../platform/secrets';
+import type { Mailer, MailMessage } from '../../platform/mailer';
 import type { TokenSigner } from '../../platform/tokens';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 import type { AuthStore } from './store';
@@ -50,8 +51,33 @@ export function toUser(row: UserRow): User {
 export interface AuthServiceDeps {
   store: AuthStore;
   signer: TokenSigner;
+  /** Tells account owners when their password changes. */
+  mailer: Mailer;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+}
+
+/**
+ * The e-mail that tells the owner their password changed: if they did not do it (or did not ask
+ * an administrator to), they learn that someone else did.
+ */
+export function passwordChangedMail(user: UserRow, by: 'owner' | 'administrator'): MailMessage {
+  const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
+  return {
+    to: user.email,
+    subject: 'Your EconAgents password was changed',
+    text: [
+      `Hello ${user.displayName},`,
+      '',
+      by === 'administrator'
+        ? `An administrator set a new password for your EconAgents account (${user.email}) on ${when} UTC, and all of your sessions were signed out.`
+        : `The password of your EconAgents account (${user.email}) was changed on ${when} UTC, and your other sessions were signed out.`,
+      '',
+      'If you did not expect this, tell an administrator of your EconAgents site at once.',
+      '',
+      'The EconAgents team',
+    ].join('\n'),
+  };
 }
 
 /**
@@ -158,11 +184,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       const keep = keepRefreshToken
         ? await store.findRefreshToken(sha256(keepRefreshToken))
         : undefined;
-      return store.revokeUserTokens(
+      const ended = await store.revokeUserTokens(
         userId,
         'password',
         keep?.userId === userId ? keep.familyId : undefined,
       );
+      await deps.mailer.send(passwordChangedMail(row, 'owner'));
+      return ended;
     },
 
     /**
@@ -172,7 +200,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     async setPassword(userId: string, newPassword: string): Promise<number> {
       const row = await store.findUserById(userId);
       if (!row) throw notFound('User');
-      return replacePassword(store, userId, newPassword);
+      const ended = await replacePassword(store, userId, newPassword);
+      await deps.mailer.send(passwordChangedMail(row, 'administrator'));
+      return ended;
     },
 
     /** Signs out every other device: revokes all refresh-token families but the caller's. */
