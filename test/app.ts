@@ -59,6 +59,33 @@ export async function createTestApp(
   };
 }
 
+/**
+ * Another server process on the same database (a second instance behind a load balancer, or the
+ * same installation after a restart): its own context and app, sharing `t`'s database.
+ */
+export async function createSiblingApp(t: TestApp): Promise<{
+  app: Api;
+  ctx: AppContext;
+  close(): Promise<void>;
+}> {
+  const ctx = await createContext(t.ctx.config, {
+    worker: false,
+    database: t.ctx.database,
+    log: pino({ level: 'silent' }) as FastifyBaseLogger,
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      // Not closeContext: the database belongs to `t`.
+      await ctx.agents.stop();
+    },
+  };
+}
+
 /** Signs in through the API and returns the tokens. */
 export async function login(app: Api, email: string, password: string) {
   const res = await app.inject({

@@ -4,9 +4,15 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../test/app';
-import { buildApp } from '../app';
-import { createContext } from '../bootstrap';
+import {
+  ADMIN,
+  bearer,
+  createSiblingApp,
+  createTestApp,
+  createUser,
+  login,
+  type TestApp,
+} from '../../test/app';
 import { rateLimitHits } from '../db/schema';
 import { registerErrorHandling } from './errors';
 import { countHit, deleteExpiredHits } from './rate-limit';
@@ -94,13 +100,8 @@ describe('rate limits shared through the database', () => {
 
   it('counts calls to every app process on the same database against one limit', async () => {
     // A second process behind the same load balancer: its own app, the same database.
-    const ctx2 = await createContext(t.ctx.config, {
-      worker: false,
-      database: t.ctx.database,
-      log: pino({ level: 'silent' }) as FastifyBaseLogger,
-    });
-    const app2 = await buildApp(ctx2);
-    await app2.ready();
+    const sibling = await createSiblingApp(t);
+    const app2 = sibling.app;
     try {
       const payload = { email: 'nobody@uni.example', password: 'wrong-password' };
       const call = (app: typeof t.app) =>
@@ -118,8 +119,7 @@ describe('rate limits shared through the database', () => {
       });
       expect(refresh.statusCode).toBe(401);
     } finally {
-      await app2.close();
-      await ctx2.agents.stop();
+      await sibling.close();
     }
   });
 

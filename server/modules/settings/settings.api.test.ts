@@ -1,11 +1,13 @@
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_SAVED_MESSAGE } from '../../../common/settings';
-import { createTestApp, createUser, login, type TestApp } from '../../../test/app';
-import { buildApp } from '../../app';
-import { createContext } from '../../bootstrap';
+import {
+  createSiblingApp,
+  createTestApp,
+  createUser,
+  login,
+  type TestApp,
+} from '../../../test/app';
 import { userSettings, users } from '../../db/schema';
 import { client, type Client } from '../projects/testing';
 import { createUserLlmSettingsLoader } from './llm-settings';
@@ -282,13 +284,8 @@ describe('API keys', () => {
 
 describe('persistence', () => {
   it('keeps settings across a new app instance on the same database', async () => {
-    const ctx2 = await createContext(t.ctx.config, {
-      worker: false,
-      database: t.ctx.database,
-      log: pino({ level: 'silent' }) as FastifyBaseLogger,
-    });
-    const app2 = await buildApp(ctx2);
-    await app2.ready();
+    const sibling = await createSiblingApp(t);
+    const { app: app2, ctx: ctx2 } = sibling;
     try {
       const tokens = await login(app2, aliceUser.email, aliceUser.password);
       const res = await client(app2, tokens.accessToken).get('/api/settings');
@@ -301,8 +298,7 @@ describe('persistence', () => {
       expect(res.raw.body).not.toContain(OPENAI_KEY);
       expect((await ctx2.loadUserLlmSettings(aliceUser.id)).apiKey).toBe(OPENAI_KEY);
     } finally {
-      await app2.close();
-      await ctx2.agents.stop();
+      await sibling.close();
     }
   });
 
