@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('API reference', () => {
-  it('shows the operations of the API without console errors', async () => {
+  it('is linked from the footer and shows the operations of the API without console errors', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -31,7 +31,10 @@ describe('API reference', () => {
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
     try {
-      await page.goto(`${server.baseUrl}/docs/api`);
+      // Reached from the public pages' footer.
+      await page.goto(server.baseUrl);
+      await page.getByRole('contentinfo').getByRole('link', { name: 'API reference' }).click();
+      await page.waitForURL(/\/docs\/api\/?$/);
       await page
         .getByRole('heading', { name: /EconAgents API/ })
         .first()

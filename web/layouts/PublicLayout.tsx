@@ -140,6 +140,10 @@ export default function PublicLayout() {
               <Link href={`mailto:${CONTACT_EMAIL}`} color="inherit">
                 Contact
               </Link>
+              {/* Served by the server, not a client route: a plain link. */}
+              <Link href="/docs/api" color="inherit">
+                API reference
+              </Link>
             </Box>
             <Typography variant="caption" color="text.secondary">
               {versionLabel(version)}
