@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/db';
 import { openPglite, type DatabaseHandle } from '../db/connect';
-import { refreshTokens, users } from '../db/schema';
+import { emailOutbox, refreshTokens, users } from '../db/schema';
 import { verifyPassword } from '../modules/auth/passwords';
 
 /** `npm run admin -- create --email X --password Y`, run as an operator would. */
@@ -151,6 +151,12 @@ describe('npm run admin -- create', () => {
         .from(refreshTokens)
         .where(eq(refreshTokens.userId, row!.id));
       expect(tokens.map((t) => t.revokedReason)).toEqual(['password-reset']);
+      // The owner is told (stored in the outbox: no SMTP_URL here).
+      const mails = await after.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.to, 'boss@uni.example'));
+      expect(mails.map((m) => m.subject)).toEqual(['Your EconAgents password was changed']);
     } finally {
       await after.close();
     }

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { emailSchema, passwordSchema } from '../../common/auth';
 import { ConfigError, loadConfig } from '../config';
 import { DataDirInUseError, openDatabase, type DatabaseHandle } from '../db/connect';
-import { replacePassword } from '../modules/auth/service';
+import { passwordChangedMail, replacePassword } from '../modules/auth/service';
 import { createAuthStore } from '../modules/auth/store';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
+import { createMailer, type Mailer } from '../platform/mailer';
 
 const USAGE = [
   'Usage: npm run admin -- create --email <email> --password <password>',
@@ -51,9 +54,15 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    return command === 'create'
-      ? await create(database, email.data, values.password)
-      : await resetPassword(database, email.data, values.password);
+    if (command === 'create') return await create(database, email.data, values.password);
+    const mailer = createMailer({
+      db: database.db,
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      // The e-mail's own text is not the operator's business here: only failures are printed.
+      log: pino({ level: 'silent' }) as FastifyBaseLogger,
+    });
+    return await resetPassword(database, mailer, email.data, values.password);
   } finally {
     await database.close();
   }
@@ -74,6 +83,7 @@ async function create(database: DatabaseHandle, email: string, password: string)
 /** For anyone who lost their password, administrators included: no e-mail is involved. */
 async function resetPassword(
   database: DatabaseHandle,
+  mailer: Mailer,
   email: string,
   password: string,
 ): Promise<number> {
@@ -84,6 +94,8 @@ async function resetPassword(
     return 1;
   }
   const ended = await replacePassword(store, user.id, password);
+  const mail = await mailer.send(passwordChangedMail(user, 'administrator'));
+  if (mail.status === 'failed') console.error(`The e-mail telling ${email} could not be sent.`);
   console.log(
     `New password set for ${email}; ${ended} session${ended === 1 ? '' : 's'} signed out.`,
   );

@@ -130,6 +130,20 @@ describe('hostile input on every API route', () => {
     expect(fine.statusCode).toBe(201);
   });
 
+  it('answers addresses the router refuses in the envelope, with security headers', async () => {
+    for (const [url, status] of [
+      [`/api/projects/${'x'.repeat(300)}`, 414],
+      ['/api/projects/%E0%A4%A', 400],
+    ] as const) {
+      const res = await call('GET', url, undefined);
+      expect(res.statusCode).toBe(status);
+      expect(JSON.parse(res.body)).toMatchObject({ success: false });
+      expect(res.body).not.toContain('xxxxxxxxxx');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    }
+  });
+
   it('answers random JSON bodies without a 5xx', async () => {
     const writes = routes().filter((r) => r.method !== 'GET' && r.method !== 'DELETE');
     await fc.assert(
