@@ -10,6 +10,7 @@ import {
   PHONE,
   screenshot,
   SESSION_KEYS,
+  settled,
   storedItems,
   storeSession,
   type Session,
@@ -285,6 +286,8 @@ describe('accounts in the browser', () => {
       // Resources starts collapsed; a researcher sees no Administration link.
       await expect(nav.getByRole('link', { name: 'Settings' }).count()).resolves.toBe(0);
       await nav.getByRole('button', { name: 'Resources' }).click();
+      // Click once the section has finished opening, not while its links still move.
+      await settled(page);
       await nav.getByRole('link', { name: 'Settings' }).click();
       await page.waitForURL(`${server.baseUrl}/app/settings`);
       await expect(nav.getByRole('link', { name: 'Administration' }).count()).resolves.toBe(0);

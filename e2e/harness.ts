@@ -329,15 +329,12 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe-core in the page; returns the serious and critical violations. axe is evaluated
- * through the DevTools protocol rather than added as a <script>: the app's Content-Security-Policy
- * (script-src 'self') rightly refuses inline scripts, and the page is tested under that policy.
+ * Waits until the page's finite CSS transitions and animations have ended (at most 2 s):
+ * colours read mid-transition (a button just enabled, a dialog fading in) and clicks on a list
+ * that is still expanding give results that are neither the old state nor the new one. Endless
+ * animations (spinners) are not waited for.
  */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  const loaded = await page.evaluate(`${AXE_SOURCE}\n;typeof window.axe === 'object'`);
-  if (loaded !== true) throw new Error('axe-core did not load in the page');
-  // Colours read in the middle of a CSS transition (a button just enabled, a dialog fading in)
-  // are neither the old nor the new ones: let finite animations end first (at most 2 s).
+export async function settleAnimations(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.race([
       Promise.all(
@@ -349,6 +346,17 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
       new Promise((resolve) => setTimeout(resolve, 2_000)),
     ]),
   );
+}
+
+/**
+ * Runs axe-core in the page; returns the serious and critical violations. axe is evaluated
+ * through the DevTools protocol rather than added as a <script>: the app's Content-Security-Policy
+ * (script-src 'self') rightly refuses inline scripts, and the page is tested under that policy.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(`${AXE_SOURCE}\n;typeof window.axe === 'object'`);
+  if (loaded !== true) throw new Error('axe-core did not load in the page');
+  await settleAnimations(page);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { apiLogin, seriousA11yViolations, type RunningServer } from './harness';
+import { apiLogin, seriousA11yViolations, settleAnimations, type RunningServer } from './harness';
 
 /** Shared steps of the public, auth and admin browser tests (web-shell). */
 
@@ -97,12 +97,8 @@ export async function createAccount(
   return id;
 }
 
-/** Waits until a popover, menu or dialog has finished its opening transition (axe reads colours). */
-export async function settled(page: Page) {
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-  );
-}
+/** Waits until a popover, menu, dialog or collapsing list has finished its transition. */
+export const settled = settleAnimations;
 
 /** Fails with the list of serious and critical axe-core findings, if any. */
 export async function expectAxeClean(page: Page, where: string) {
