@@ -43,8 +43,7 @@ async function signedInPage(viewport: { width: number; height: number }): Promis
   context: BrowserContext;
   page: Page;
 }> {
-  // bypassCSP: the server's CSP (script-src 'self') would block the injected axe-core script.
-  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const context = await browser.newContext({ viewport });
   await context.addInitScript(
     (a: { accessToken: string; refreshToken: string; user: string }) => {
       localStorage.setItem('accessToken', a.accessToken);

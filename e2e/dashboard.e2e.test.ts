@@ -3,14 +3,13 @@ import type { Browser, Page } from 'playwright-core';
 import type { Dashboard } from '../common/dashboard';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  VIEWPORTS,
   approvedUser,
   call,
   expectAxeClean,
-  openSignedIn,
-  settled,
-  shot,
+  openPage,
   type Session,
+  shot,
+  VIEWPORTS,
 } from './web-pages.helpers';
 
 /**
@@ -38,13 +37,8 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   return r.body;
 }
 
-async function open(width: number, height: number): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error('pageerror:', e.message));
-  await openSignedIn(page, server.baseUrl, dana, '/app');
-  await settled(page);
-  return page;
+function open(width: number, height: number): Promise<Page> {
+  return openPage(browser, server.baseUrl, dana, '/app', { width, height });
 }
 
 beforeAll(async () => {

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  VIEWPORTS,
   approvedUser,
   call,
+  choose,
   expectAxeClean,
-  openSignedIn,
-  settled,
+  openPage,
+  pageReady,
   shot,
+  VIEWPORTS,
 } from './web-pages.helpers';
 
 /**
@@ -28,19 +29,8 @@ let server: RunningServer;
 let browser: Browser;
 
 async function open(path: string, width = 1440, height = 900): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error('pageerror:', e.message));
   const session = await apiLogin(server.baseUrl, USER.email, USER.password);
-  await openSignedIn(page, server.baseUrl, session, path);
-  await settled(page);
-  return page;
-}
-
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+  return openPage(browser, server.baseUrl, session, path, { width, height });
 }
 
 beforeAll(async () => {
@@ -129,7 +119,7 @@ describe('Data Explorer', () => {
       body: { name: 'Real GDP (GDPC1)', source: 'fred', dataType: 'time_series' },
     });
     await page.reload();
-    await settled(page);
+    await pageReady(page);
     const names = () =>
       page.getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label')));
     expect(await names()).toEqual(['Real GDP (GDPC1)', 'Quarterly Census of Employment and Wages']);

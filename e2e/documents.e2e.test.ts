@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
-import {
-  VIEWPORTS,
-  approvedUser,
-  call,
-  expectAxeClean,
-  openSignedIn,
-  settled,
-  shot,
-} from './web-pages.helpers';
+import { approvedUser, call, expectAxeClean, openPage, shot, VIEWPORTS } from './web-pages.helpers';
 
 /**
  * Documentation (platform.md §2) against the real server: a helpful empty state (no samples), a
@@ -59,13 +51,8 @@ async function documents(): Promise<DocRow[]> {
 }
 
 async function open(path: string, width = 1440, height = 900): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error('pageerror:', e.message));
   const session = await apiLogin(server.baseUrl, USER.email, USER.password);
-  await openSignedIn(page, server.baseUrl, session, path);
-  await settled(page);
-  return page;
+  return openPage(browser, server.baseUrl, session, path, { width, height });
 }
 
 beforeAll(async () => {

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  VIEWPORTS,
   approvedUser,
   call,
   expectAxeClean,
   openSignedIn,
-  settled,
-  shot,
+  pageReady,
   type Session,
+  shot,
+  VIEWPORTS,
 } from './web-pages.helpers';
 
 /**
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 async function newPage(width = 1440, height = 900): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const ctx = await browser.newContext({ viewport: { width, height } });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
   return page;
@@ -76,7 +76,7 @@ describe('Project Manager', () => {
   it('creates, lists, favorites, edits, opens and deletes a project', async () => {
     const page = await newPage();
     await openSignedIn(page, server.baseUrl, rita, '/app/project-manager');
-    await settled(page);
+    await pageReady(page);
 
     // Nothing yet: the spec's empty texts.
     await page.getByText('No projects found').waitFor();
@@ -117,14 +117,14 @@ describe('Project Manager', () => {
 
     // The dashboard shows it among the recent projects, and counts it.
     await page.goto(`${server.baseUrl}/app`);
-    await settled(page);
+    await pageReady(page);
     await page
       .getByTestId('recent-projects')
       .getByText('Minimum wage and local employment')
       .waitFor();
     expect(await page.getByTestId('stat-projects-value').textContent()).toBe('1');
     await page.goto(`${server.baseUrl}/app/project-manager`);
-    await settled(page);
+    await pageReady(page);
 
     // Favorite toggle: pressed state and the server agree.
     const star = card.getByTestId('favorite-toggle');
@@ -177,7 +177,7 @@ describe('Project Manager', () => {
     // Open -> the project page with its details.
     await edited.getByRole('link', { name: /^Open/ }).click();
     await page.waitForURL(`**/app/projects/${stored?.id}`);
-    await settled(page);
+    await pageReady(page);
     await page
       .getByRole('heading', { level: 1, name: 'Minimum wages and county employment' })
       .waitFor();
@@ -188,7 +188,7 @@ describe('Project Manager', () => {
 
     // Delete asks the exact question; Cancel keeps it, Delete removes it.
     await page.goto(`${server.baseUrl}/app/project-manager`);
-    await settled(page);
+    await pageReady(page);
     await edited.getByRole('button', { name: /^Delete/ }).click();
     let confirm = page.getByRole('dialog', { name: 'Delete project' });
     expect((await confirm.textContent()) ?? '').toContain(DELETE_QUESTION);
@@ -213,7 +213,7 @@ describe('Project Manager', () => {
     }
     const page = await newPage();
     await openSignedIn(page, server.baseUrl, rita, '/app/project-manager?search=housing');
-    await settled(page);
+    await pageReady(page);
     await page.getByRole('article', { name: 'Housing supply elasticity' }).waitFor();
     expect(await page.getByRole('article').count()).toBe(1);
     expect(
@@ -262,7 +262,7 @@ describe('Project Manager', () => {
 
     const page = await newPage(VIEWPORTS[0].width, VIEWPORTS[0].height);
     await openSignedIn(page, server.baseUrl, vera, '/app/project-manager');
-    await settled(page);
+    await pageReady(page);
     const card = page.getByRole('article', { name: 'Shared: regional housing markets' });
     await card.waitFor();
     // Only what is shared with the viewer is listed.
@@ -276,7 +276,7 @@ describe('Project Manager', () => {
     await expectAxeClean(page, 'project manager (viewer, phone)');
 
     await card.getByRole('link', { name: /^Open/ }).click();
-    await settled(page);
+    await pageReady(page);
     await page
       .getByRole('heading', { level: 1, name: 'Shared: regional housing markets' })
       .waitFor();

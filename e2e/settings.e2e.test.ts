@@ -3,14 +3,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { Settings } from '../common/settings';
 import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  VIEWPORTS,
   approvedUser,
   call,
+  choose,
   expectAxeClean,
-  openSignedIn,
-  settled,
-  shot,
+  openPage,
+  pageReady,
   type Session,
+  shot,
+  VIEWPORTS,
 } from './web-pages.helpers';
 
 /**
@@ -53,12 +54,7 @@ async function stored(): Promise<Settings> {
 }
 
 async function open(path = '/app/settings', width = 1440, height = 900): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error('pageerror:', e.message));
-  await openSignedIn(page, server.baseUrl, await freshSession(), path);
-  await settled(page);
-  return page;
+  return openPage(browser, server.baseUrl, await freshSession(), path, { width, height });
 }
 
 async function category(page: Page, name: string) {
@@ -71,12 +67,6 @@ async function category(page: Page, name: string) {
   }
   await page.getByRole('heading', { level: 2, name }).waitFor();
   // Let a closing menu finish fading before anything looks at the page.
-  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
-}
-
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
   await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
 }
 
@@ -161,7 +151,7 @@ describe('Settings', () => {
 
     // After a reload the form shows what the server holds; the key only masked.
     await page.reload();
-    await settled(page);
+    await pageReady(page);
     await category(page, 'User Profile');
     expect(await page.getByLabel('Display name').inputValue()).toBe('Sam Settings-Smith');
     await category(page, 'API Keys');
@@ -290,7 +280,7 @@ describe('Settings', () => {
     });
     expect(again.status).toBe(401);
     await page.reload();
-    await settled(page);
+    await pageReady(page);
     await page.getByRole('heading', { level: 2, name: 'Security' }).waitFor();
     await page.context().close();
   });

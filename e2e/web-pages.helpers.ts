@@ -1,12 +1,14 @@
-import type { Page } from 'playwright-core';
-import { E2E_ADMIN, apiLogin, seriousA11yViolations, type RunningServer } from './harness';
+import type { Browser, Page } from 'playwright-core';
+import { E2E_ADMIN, apiLogin, type RunningServer } from './harness';
+
+import type { Session } from './webshell.helpers';
+
+export { expectAxeClean, type Session } from './webshell.helpers';
 
 /**
  * Helpers shared by the app-screen browser tests (projects, dashboard, settings, documents,
  * data explorer): approved accounts made through the real API, a signed-in page, API calls.
  */
-
-export type Session = Awaited<ReturnType<typeof apiLogin>>;
 
 export async function call<T = Record<string, unknown>>(
   baseUrl: string,
@@ -86,7 +88,7 @@ export const VIEWPORTS = [
 ] as const;
 
 /** Waits until the page's heading is there and no skeleton or spinner says it is busy. */
-export async function settled(page: Page) {
+export async function pageReady(page: Page) {
   await page.waitForFunction(
     () => document.querySelector('main h1') && !document.querySelector('[aria-busy="true"]'),
     null,
@@ -94,17 +96,25 @@ export async function settled(page: Page) {
   );
 }
 
-/** Fails with the list of serious and critical axe-core violations, if any. */
-export async function expectAxeClean(page: Page, where: string) {
-  const violations = await seriousA11yViolations(page);
-  if (violations.length > 0) {
-    throw new Error(
-      `${where}: ${violations.length} serious accessibility violation(s):\n` +
-        violations
-          .map(
-            (v) => `- ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-          )
-          .join('\n'),
-    );
-  }
+/** A new browser context of this size, signed in as `session`, showing `path` once it is ready. */
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  session: Session,
+  path: string,
+  size: { width: number; height: number } = { width: 1440, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: size });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  await openSignedIn(page, baseUrl, session, path);
+  await pageReady(page);
+  return page;
+}
+
+/** Picks `option` in the select labelled `label` and waits until its list has closed. */
+export async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
 }

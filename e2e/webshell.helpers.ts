@@ -12,12 +12,12 @@ export const DESKTOP = { width: 1440, height: 900 };
 
 export type Session = Awaited<ReturnType<typeof apiLogin>>;
 
-/** bypassCSP: the server's CSP (script-src 'self') would block the injected axe-core script. */
+/** A fresh browser context and page; it runs under the server's real Content-Security-Policy. */
 export async function newPage(
   browser: Browser,
   viewport = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, bypassCSP: true, acceptDownloads: true });
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   return { context, page };
