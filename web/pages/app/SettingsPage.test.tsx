@@ -1,30 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { SETTINGS_DEFAULTS, SETTINGS_SAVED_MESSAGE, type Settings } from '../../../common/settings';
+import { SETTINGS_SAVED_MESSAGE, type Settings } from '../../../common/settings';
 import { renderWithApp } from '../../testing/renderApp';
+import { sampleSettings } from '../../testing/settings';
 import { setAuth, setUser } from '../../api/session';
 import SettingsPage from './SettingsPage';
 
-const settings: Settings = {
-  profile: {
-    displayName: 'Ada',
-    email: 'ada@example.org',
-    role: 'researcher',
-    ...SETTINGS_DEFAULTS.profile,
-  },
-  apiKeys: {
-    llmApiKey: { hasKey: false, masked: null },
-    worldBankApiKey: { hasKey: false, masked: null },
-    fredApiKey: { hasKey: false, masked: null },
-    ...SETTINGS_DEFAULTS.apiKeys,
-  },
-  ai: { ...SETTINGS_DEFAULTS.ai },
-  data: { ...SETTINGS_DEFAULTS.data },
-  codeGeneration: { ...SETTINGS_DEFAULTS.codeGeneration, frameworks: [] },
-  runtime: { ...SETTINGS_DEFAULTS.runtime },
-  notifications: { ...SETTINGS_DEFAULTS.notifications },
-  updatedAt: null,
-};
+const settings: Settings = sampleSettings();
 
 /** GET answers at once; PUT waits until the test resolves it. */
 function stubSettings() {

@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_DEFAULTS, type Settings } from '../../../../common/settings';
+import type { Settings } from '../../../../common/settings';
+import { sampleSettings } from '../../../testing/settings';
 import { formFromSettings, requestFromForm, sectionOfError, validateForm } from './form';
 
+const base = sampleSettings();
 const settings: Settings = {
-  profile: {
-    displayName: 'Ada',
-    email: 'ada@example.org',
-    role: 'researcher',
-    ...SETTINGS_DEFAULTS.profile,
-  },
-  apiKeys: {
-    llmApiKey: { hasKey: true, masked: 'sk-••••abcd' },
-    worldBankApiKey: { hasKey: false, masked: null },
-    fredApiKey: { hasKey: false, masked: null },
-    ...SETTINGS_DEFAULTS.apiKeys,
-  },
-  ai: { ...SETTINGS_DEFAULTS.ai },
-  data: { ...SETTINGS_DEFAULTS.data },
-  codeGeneration: { ...SETTINGS_DEFAULTS.codeGeneration, frameworks: ['pandas'] },
-  runtime: { ...SETTINGS_DEFAULTS.runtime },
-  notifications: { ...SETTINGS_DEFAULTS.notifications },
-  updatedAt: null,
+  ...base,
+  apiKeys: { ...base.apiKeys, llmApiKey: { hasKey: true, masked: 'sk-••••abcd' } },
+  codeGeneration: { ...base.codeGeneration, frameworks: ['pandas'] },
 };
 
 describe('settings form', () => {
