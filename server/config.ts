@@ -74,69 +74,8 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
-export interface Config {
-  nodeEnv: string;
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  publicUrl: string | undefined;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  versionPrefix: string;
-  trustProxy: boolean;
-  admin: { email: string | undefined; password: string | undefined };
-  auth: {
-    jwtSecret: string | undefined;
-    accessTokenTtlSeconds: number;
-    refreshTokenTtlDays: number;
-    downloadTokenTtlSeconds: number;
-  };
-  encryptionKey: string | undefined;
-  mail: { smtpUrl: string | undefined; from: string };
-  limits: {
-    bodyBytes: number;
-    uploadBytes: number;
-    rateLimitMax: number;
-    rateLimitWindowSeconds: number;
-  };
-  llm: {
-    provider: 'openai' | 'anthropic' | 'openai-compatible' | undefined;
-    model: string | undefined;
-    openaiApiKey: string | undefined;
-    openaiBaseUrl: string | undefined;
-    anthropicApiKey: string | undefined;
-    anthropicBaseUrl: string | undefined;
-    openaiCompatibleBaseUrl: string | undefined;
-    openaiCompatibleApiKey: string | undefined;
-    /** LLM_ALLOW_PRIVATE_BASE_URLS: user-supplied base URLs may be loopback/private. */
-    allowPrivateBaseUrls: boolean;
-    /** LLM_STRUCTURED_OUTPUT: 'auto' uses JSON schema and falls back to prompted JSON. */
-    structuredOutput: 'auto' | 'json-schema' | 'prompted';
-    /** LLM_PRICES_JSON, merged over the built-in price table (USD per million tokens). */
-    prices: Record<string, { input: number; output: number }> | undefined;
-  };
-  /** Run the job worker inside the web process (default: only in the embedded mode). */
-  embeddedWorker: boolean;
-  agents: {
-    /** AGENT_MAX_CONCURRENT_SESSIONS: a user's sessions running or waiting for input at once. */
-    maxConcurrentSessions: number;
-    /** AGENT_SESSION_TOKEN_BUDGET: model tokens one session may use; 0 = no limit. */
-    sessionTokenBudget: number;
-    /** AGENT_PHASE_TIMEOUT_SECONDS: a phase running longer is stopped with an error. */
-    phaseTimeoutSeconds: number;
-    /** AGENT_WORKER_CONCURRENCY: phase jobs one worker process runs at once. */
-    workerConcurrency: number;
-    /** AGENT_LEASE_SECONDS: how long a dead process holds a session before another resumes it. */
-    leaseSeconds: number;
-    /** AGENT_TEST_TEAM: register the internal test team (tests only). */
-    testTeam: boolean;
-    /** WS_HEARTBEAT_SECONDS: ping interval; a socket that misses one ping is closed. */
-    wsHeartbeatSeconds: number;
-    /** WS_MAX_BUFFERED_BYTES: a client with more unsent data is dropped. */
-    wsMaxBufferedBytes: number;
-  };
-  webDistDir: string;
-}
+/** The environment a configuration was read from (team and source fragments parse it too). */
+export type RawEnv = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {}
 
@@ -146,7 +85,9 @@ const pricesSchema = z.record(
 );
 
 /** LLM_PRICES_JSON: {"model-id": {"input": 2, "output": 8}} in US dollars per million tokens. */
-function parsePrices(raw: string | undefined): Config['llm']['prices'] {
+function parsePrices(
+  raw: string | undefined,
+): Record<string, { input: number; output: number }> | undefined {
   if (raw === undefined) return undefined;
   let json: unknown;
   try {
@@ -164,19 +105,8 @@ function parsePrices(raw: string | undefined): Config['llm']['prices'] {
   return parsed.data;
 }
 
-/** Parses the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
-    throw new ConfigError(
-      'Invalid configuration: set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither',
-    );
-  }
+/** The environment's variables turned into the shape the server uses. */
+function shape(e: z.output<typeof envSchema>, raw: RawEnv) {
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -227,5 +157,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     },
     webDistDir: path.resolve(e.WEB_DIST_DIR),
+    /** The raw environment, for the variables teams and sources declare (server/agents/kit). */
+    env: raw,
   };
+}
+
+/**
+ * The server's configuration, derived from the schema: one definition of the variables, their
+ * parsing and the shape the code reads.
+ */
+export type Config = ReturnType<typeof shape>;
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: RawEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration: set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither',
+    );
+  }
+  return shape(e, { ...env });
 }
