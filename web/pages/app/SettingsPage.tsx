@@ -38,17 +38,15 @@ import {
   type FormErrors,
   type SettingsForm,
 } from './settings/form';
-import {
-  AiSection,
-  ApiKeysSection,
-  CodeSection,
-  DataSection,
-  InterfaceSection,
-  NotificationsSection,
-  ProfileSection,
-  RuntimeSection,
-  type SectionProps,
-} from './settings/sections';
+import { AiSection } from './settings/AiSection';
+import { ApiKeysSection } from './settings/ApiKeysSection';
+import { CodeSection } from './settings/CodeSection';
+import { DataSection } from './settings/DataSection';
+import { InterfaceSection } from './settings/InterfaceSection';
+import { NotificationsSection } from './settings/NotificationsSection';
+import { ProfileSection } from './settings/ProfileSection';
+import { RuntimeSection } from './settings/RuntimeSection';
+import type { SectionProps } from './settings/types';
 import { SecuritySection } from './settings/SecuritySection';
 
 interface Category {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 
@@ -50,5 +51,24 @@ export function SectionHeading({ title, subtitle }: { title: string; subtitle: s
         {subtitle}
       </Typography>
     </Box>
+  );
+}
+
+/** The ends of a slider's scale, under it (mark labels would overflow on a phone). */
+export function SliderScale({ left, right, note }: { left: string; right: string; note?: string }) {
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'space-between', mt: -0.5 }}>
+      <Typography variant="caption" color="text.secondary">
+        {left}
+      </Typography>
+      {note && (
+        <Typography variant="caption" color="text.secondary">
+          {note}
+        </Typography>
+      )}
+      <Typography variant="caption" color="text.secondary">
+        {right}
+      </Typography>
+    </Stack>
   );
 }
