@@ -1,8 +1,18 @@
 import dns from 'node:dns';
-import type { LookupAddress, LookupAllOptions, LookupOptions } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
+import {
+  createGuardedLookup,
+  describeRange,
+  ForbiddenAddressError,
+  forbiddenRange,
+  isLocalhostName,
+} from '../../platform/ssrf';
 import { BaseUrlRefusedError } from './errors';
+
+// The address rules live in server/platform/ssrf.ts (shared with the outbound HTTP client).
+export { findForbiddenAddress, ForbiddenAddressError, forbiddenRange } from '../../platform/ssrf';
 
 /**
  * The SSRF guard for base URLs a user types into Settings (ARCHITECTURE §8): only public
@@ -16,24 +26,6 @@ import { BaseUrlRefusedError } from './errors';
 const FIX =
   'Use a public address, or ask an administrator to configure the model server on the server ' +
   '(OPENAI_COMPATIBLE_BASE_URL) or to allow private base URLs (LLM_ALLOW_PRIVATE_BASE_URLS=true).';
-
-/** The range name ipaddr.js gives an address that is not public ('unicast'), else undefined. */
-export function forbiddenRange(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return 'invalid';
-  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? undefined : range;
-}
-
-const describeRange = (range: string) =>
-  ({
-    loopback: 'a loopback address',
-    private: 'a private network address',
-    linkLocal: 'a link-local address (this includes cloud metadata services)',
-    uniqueLocal: 'a private network address',
-    carrierGradeNat: 'a carrier-grade NAT address',
-    unspecified: 'an unspecified address',
-  })[range] ?? `a reserved address (${range})`;
 
 function refuse(origin: string, why: string): BaseUrlRefusedError {
   return new BaseUrlRefusedError(
@@ -59,8 +51,7 @@ export function parseUserBaseUrl(raw: string): URL {
     );
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost'))
-    throw refuse(url.origin, describeRange('loopback'));
+  if (isLocalhostName(host)) throw refuse(url.origin, describeRange('loopback'));
   if (ipaddr.isValid(host)) {
     const range = forbiddenRange(host);
     if (range) throw refuse(url.origin, describeRange(range));
@@ -86,45 +77,7 @@ export async function checkUserBaseUrl(raw: string): Promise<void> {
   }
 }
 
-/** The error the connect-time lookup raises; the model layer finds it in the cause chain. */
-export class ForbiddenAddressError extends Error {
-  constructor(
-    readonly host: string,
-    readonly range: string,
-  ) {
-    super(`${host} resolves to ${describeRange(range)}`);
-    this.name = 'ForbiddenAddressError';
-  }
-}
-
-type LookupCallback = (
-  err: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
 type RangeCheck = (address: string) => string | undefined;
-
-/** dns.lookup that fails when any address of the host is not allowed by `check`. */
-function guardedLookup(check: RangeCheck) {
-  return (
-    hostname: string,
-    options: LookupOptions | LookupAllOptions,
-    callback: LookupCallback,
-  ): void => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, []);
-      for (const { address } of addresses) {
-        const range = check(address);
-        if (range) return callback(new ForbiddenAddressError(hostname, range), []);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(new ForbiddenAddressError(hostname, 'invalid'), []);
-      callback(null, first.address, first.family);
-    });
-  };
-}
 
 /**
  * A fetch whose every connection's addresses pass `check` (literal addresses in each request
@@ -132,7 +85,7 @@ function guardedLookup(check: RangeCheck) {
  * so tests can exercise the fetch itself against a local server.
  */
 export function createGuardedFetch(check: RangeCheck = forbiddenRange): typeof globalThis.fetch {
-  const agent = new Agent({ connect: { lookup: guardedLookup(check) } });
+  const agent = new Agent({ connect: { lookup: createGuardedLookup(check) } });
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -150,16 +103,6 @@ export function createGuardedFetch(check: RangeCheck = forbiddenRange): typeof g
 
 /** The fetch for user-supplied base URLs (one shared connection pool). */
 export const guardedFetch = createGuardedFetch();
-
-/** Finds a ForbiddenAddressError anywhere in an error's cause chain. */
-export function findForbiddenAddress(error: unknown): ForbiddenAddressError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current; depth++) {
-    if (current instanceof ForbiddenAddressError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 export function refusalFor(origin: string, error: ForbiddenAddressError): BaseUrlRefusedError {
   return refuse(origin, describeRange(error.range));
