@@ -15,6 +15,7 @@ export const AGENT_AUTONOMY_LEVELS = ['low', 'medium', 'high'] as const;
 export const IMPUTATION_STRATEGIES = ['mean', 'median', 'mode', 'knn', 'none'] as const;
 export const OUTLIER_DETECTION_METHODS = ['z-score', 'iqr', 'isolation-forest', 'none'] as const;
 export const CODE_LANGUAGES = ['python', 'julia', 'r', 'dynare', 'matlab'] as const;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 export const WORKFLOW_MODES = ['quick', 'comprehensive'] as const;
 
 /** Inclusive ranges the server enforces (the screen uses them for sliders and inputs). */
@@ -276,6 +277,114 @@ export const settingsReplySchema = z.object({
 });
 export type SettingsReply = z.infer<typeof settingsReplySchema>;
 
+// ---------------------------------------------------------------------------------------------
+// Model status: which model a session of this user would use, and a connection test
+// ---------------------------------------------------------------------------------------------
+
+const apiKeyFields = updateSettingsRequestSchema.shape.apiKeys.unwrap().shape;
+const aiFields = updateSettingsRequestSchema.shape.ai.unwrap().shape;
+
+/**
+ * Unsaved model choices from the Settings form, applied over the saved settings for a status or
+ * a test (nothing is stored). Only what differs from the saved settings is sent; `llmApiKey` is a
+ * newly typed key, or '' for "without a key of my own".
+ */
+export const modelDraftSchema = z.object({
+  llmProvider: apiKeyFields.llmProvider,
+  llmBaseUrl: apiKeyFields.llmBaseUrl,
+  llmApiKey: apiKeyFields.llmApiKey,
+  modelVersion: aiFields.modelVersion,
+  customModel: aiFields.customModel,
+});
+export type ModelDraft = z.input<typeof modelDraftSchema>;
+
+export const MODEL_SOURCES = ['user', 'server'] as const;
+
+/** Which provider and exact model id a session of this user would use, or why none can. */
+export const modelStatusSchema = z.object({
+  configured: z.boolean(),
+  provider: z.enum(LLM_PROVIDERS).nullable(),
+  /** The exact model id sent to the provider. */
+  model: z.string().nullable(),
+  /** Whose configuration: the user's own key or server, or the server's. */
+  source: z.enum(MODEL_SOURCES).nullable(),
+  /** When not configured: what is missing and how to fix it. */
+  hint: z.string().optional(),
+  /**
+   * The model each choice of the picker runs with these settings (the spec's names are tiers,
+   * mapped to current models); null when it cannot run (custom without an id, nothing configured).
+   */
+  choices: z.array(
+    z.object({
+      value: z.enum(MODEL_VERSIONS),
+      provider: z.enum(LLM_PROVIDERS).nullable(),
+      model: z.string().nullable(),
+    }),
+  ),
+  /** The provider is an OpenAI-compatible server, whose /models list can be read. */
+  canListModels: z.boolean(),
+});
+export type ModelStatus = z.infer<typeof modelStatusSchema>;
+
+export const modelStatusReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({ status: modelStatusSchema }),
+});
+export type ModelStatusReply = z.infer<typeof modelStatusReplySchema>;
+
+export const CONNECTION_FAILURE_KINDS = [
+  'not_configured',
+  'auth',
+  'rate_limited',
+  'server_error',
+  'timeout',
+  'bad_request',
+  'network',
+] as const;
+
+/** The outcome of one tiny model call made with the user's settings. */
+export const connectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    provider: z.enum(LLM_PROVIDERS),
+    model: z.string(),
+    source: z.enum(MODEL_SOURCES),
+    /** Wall time of the call, in milliseconds. */
+    latencyMs: z.number(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    kind: z.enum(CONNECTION_FAILURE_KINDS),
+    provider: z.enum(LLM_PROVIDERS).nullable(),
+    model: z.string().nullable(),
+    /** The provider's HTTP status, when it answered. */
+    status: z.number().optional(),
+    /** What went wrong, with the provider's own error text, and how to fix it. */
+    message: z.string(),
+    latencyMs: z.number().nullable(),
+  }),
+]);
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+export const connectionTestReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({ result: connectionTestSchema }),
+});
+export type ConnectionTestReply = z.infer<typeof connectionTestReplySchema>;
+
+/** The model ids an OpenAI-compatible server lists at GET {baseUrl}/models. */
+export const serverModelsSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), models: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), message: z.string() }),
+]);
+export type ServerModels = z.infer<typeof serverModelsSchema>;
+
+export const serverModelsReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({ result: serverModelsSchema }),
+});
+export type ServerModelsReply = z.infer<typeof serverModelsReplySchema>;
+
 /** The Settings screen's confirmation (platform.md §2), also the PUT reply's message. */
 export const SETTINGS_SAVED_MESSAGE = 'Settings have been saved successfully!';
 
@@ -283,5 +392,9 @@ export const SETTINGS_SAVED_MESSAGE = 'Settings have been saved successfully!';
  * Routes (`user` access):
  * GET /api/settings   -> settingsReplySchema (defaults when nothing was saved)
  * PUT /api/settings   updateSettingsRequestSchema -> settingsReplySchema (message SETTINGS_SAVED_MESSAGE)
+ * GET  /api/settings/model-status     -> modelStatusReplySchema (saved settings)
+ * POST /api/settings/model-status     modelDraftSchema -> modelStatusReplySchema (draft applied)
+ * POST /api/settings/test-connection  modelDraftSchema -> connectionTestReplySchema (one tiny call)
+ * POST /api/settings/models           modelDraftSchema -> serverModelsReplySchema (OpenAI-compatible)
  * Security category: POST /api/auth/change-password, POST /api/auth/sessions/revoke-others (auth module).
  */

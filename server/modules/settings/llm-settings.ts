@@ -1,3 +1,4 @@
+import type { ModelDraft } from '../../../common/settings';
 import type { Database } from '../../db/connect';
 import type { Secrets } from '../../platform/secrets';
 import type { LoadUserLlmSettings, UserLlmSettings } from '../../agents/llm/types';
@@ -31,4 +32,27 @@ export function createUserLlmSettingsLoader(db: Database, secrets: Secrets): Loa
       requestTimeoutSeconds: s.apiKeys.requestTimeout,
     };
   };
+}
+
+/**
+ * Unsaved choices from the Settings form over the saved settings (for a status or a test; never
+ * stored). '' removes a value: no base URL, no key of the user's own, no custom model id.
+ */
+export function applyModelDraft(saved: UserLlmSettings, draft: ModelDraft): UserLlmSettings {
+  const next: UserLlmSettings = { ...saved };
+  const set = <K extends 'baseUrl' | 'apiKey' | 'customModel'>(
+    key: K,
+    value: string | undefined,
+  ) => {
+    if (value === undefined) return;
+    const trimmed = value.trim();
+    if (trimmed) next[key] = trimmed;
+    else delete next[key];
+  };
+  if (draft.llmProvider !== undefined) next.provider = draft.llmProvider;
+  if (draft.modelVersion !== undefined) next.modelVersion = draft.modelVersion;
+  set('baseUrl', draft.llmBaseUrl);
+  set('apiKey', draft.llmApiKey);
+  set('customModel', draft.customModel);
+  return next;
 }
