@@ -75,6 +75,8 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 /** platform.md §3 User. Never carries a password hash. */
 export const userSchema = sessionUserSchema.extend({
   reason: z.string().nullable(),
+  /** An administrator suspended the (approved) account: it cannot sign in until lifted. */
+  suspended: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -109,6 +111,12 @@ export const updateUserStatusRequestSchema = z.object({
   status: z.enum(['approved', 'rejected'], { message: 'status must be approved or rejected' }),
 });
 export type UpdateUserStatusRequest = z.infer<typeof updateUserStatusRequestSchema>;
+
+/** PUT /api/auth/users/{id}/suspension (admin): suspend an approved account, or lift it. */
+export const suspendUserRequestSchema = z.object({
+  suspended: z.boolean({ message: 'suspended must be true or false' }),
+});
+export type SuspendUserRequest = z.infer<typeof suspendUserRequestSchema>;
 
 export const updateUserRequestSchema = z
   .object({

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { UserRole, UserStatus } from '../../common/constants';
 import type { Database } from '../db/connect';
 import { users } from '../db/schema';
 import { AppError, forbidden, unauthorized } from './errors';
 import type { TokenSigner } from './tokens';
+import { spendToken } from './used-tokens';
 
 /**
  * Who may call a route. Every route under /api declares it in its `config.access`; a route
@@ -33,10 +34,25 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** The access token the caller was admitted with (routes declared 'user' or 'admin'). */
+    auth: RequestAuth | null;
   }
   interface FastifyInstance {
     routeAccess: Array<{ method: string; url: string; access: Access }>;
   }
+}
+
+/** An approved, not suspended user, with the token version their tokens must carry. */
+export interface ActiveUser extends AuthUser {
+  tokenVersion: number;
+}
+
+/** How a request was admitted: the token, when it expires and the version it carries. */
+export interface RequestAuth {
+  token: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+  tokenVersion: number;
 }
 
 /** The signed-in user of a route declared 'user' or 'admin'. */
@@ -52,7 +68,11 @@ function bearer(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-export async function loadActiveUser(db: Database, id: string): Promise<AuthUser | undefined> {
+/**
+ * The user row behind a token, if the account may act: approved and not suspended. Read on every
+ * request, so a rejected, suspended or demoted user loses access at once.
+ */
+export async function loadActiveUser(db: Database, id: string): Promise<ActiveUser | undefined> {
   const [row] = await db
     .select({
       id: users.id,
@@ -60,25 +80,64 @@ export async function loadActiveUser(db: Database, id: string): Promise<AuthUser
       displayName: users.displayName,
       role: users.role,
       status: users.status,
+      tokenVersion: users.tokenVersion,
     })
     .from(users)
-    .where(eq(users.id, id))
+    .where(and(eq(users.id, id), isNull(users.suspendedAt)))
     .limit(1);
   return row && row.status === 'approved' ? row : undefined;
 }
 
 /**
- * Resolves an access token to an approved user. The user row is read on every request, so a
- * rejected or demoted user loses access at once, not only at the next refresh.
+ * Resolves an access token to an approved user. Refused: bad signature, no or past expiry, and a
+ * token version that is not the user's current one (they signed out, changed or were given a new
+ * password, changed role, or were suspended since it was issued).
  */
 export async function authenticateToken(
   db: Database,
   signer: TokenSigner,
   token: string,
-): Promise<AuthUser | undefined> {
+): Promise<{ user: AuthUser; auth: RequestAuth } | undefined> {
   const claims = await signer.verify(token, 'access');
   if (!claims) return undefined;
-  return loadActiveUser(db, claims.sub);
+  const row = await loadActiveUser(db, claims.sub);
+  if (!row || claims.ver !== row.tokenVersion) return undefined;
+  const { tokenVersion, ...user } = row;
+  return { user, auth: { token, expiresAt: claims.exp * 1000, tokenVersion } };
+}
+
+/**
+ * A download token for `scope` (a path), for the caller of this request: it opens that path
+ * once, within `ttlSeconds`, and dies with the caller's access tokens.
+ */
+export async function issueDownloadToken(
+  signer: TokenSigner,
+  request: FastifyRequest,
+  scope: string,
+  ttlSeconds: number,
+): Promise<string> {
+  const user = currentUser(request);
+  if (!request.auth) throw unauthorized();
+  return signer.sign(
+    { sub: user.id, purpose: 'download', scope, ver: request.auth.tokenVersion },
+    ttlSeconds,
+  );
+}
+
+/** The user a download token opens `path` for, spending the token; undefined if it may not. */
+async function authenticateDownloadToken(
+  db: Database,
+  signer: TokenSigner,
+  token: string,
+  path: string | undefined,
+): Promise<AuthUser | undefined> {
+  const claims = await signer.verify(token, 'download');
+  if (!claims || claims.scope !== path || !claims.jti) return undefined;
+  const row = await loadActiveUser(db, claims.sub);
+  if (!row || claims.ver !== row.tokenVersion) return undefined;
+  if (!(await spendToken(db, claims.jti, claims.exp))) return undefined;
+  const { tokenVersion: _version, ...user } = row;
+  return user;
 }
 
 export function registerAccessControl(
@@ -88,6 +147,7 @@ export function registerAccessControl(
 ): void {
   app.decorate('routeAccess', []);
   app.decorateRequest('user', null);
+  app.decorateRequest('auth', null);
 
   app.addHook('onRoute', (route) => {
     const url = route.url;
@@ -121,16 +181,18 @@ export function registerAccessControl(
     const queryToken = request.routeOptions.config.allowAccessTokenQuery
       ? (request.query as Record<string, unknown> | undefined)?.token
       : undefined;
-    if (token) {
-      user = await authenticateToken(db, signer, token);
-    } else if (typeof queryToken === 'string' && queryToken !== '') {
-      user = await authenticateToken(db, signer, queryToken);
+    const accessToken =
+      token ?? (typeof queryToken === 'string' && queryToken !== '' ? queryToken : undefined);
+    if (accessToken) {
+      const found = await authenticateToken(db, signer, accessToken);
+      if (found) {
+        user = found.user;
+        request.auth = found.auth;
+      }
     } else if (request.routeOptions.config.allowDownloadToken) {
       const q = (request.query ?? {}) as Record<string, unknown>;
       if (typeof q.token === 'string') {
-        const claims = await signer.verify(q.token, 'download');
-        const path = request.url.split('?')[0];
-        if (claims && claims.scope === path) user = await loadActiveUser(db, claims.sub);
+        user = await authenticateDownloadToken(db, signer, q.token, request.url.split('?')[0]);
       }
     }
     if (!user) {

@@ -7,14 +7,37 @@ const signer = new TokenSigner(secret);
 
 describe('TokenSigner', () => {
   it('round-trips access and download tokens with their claims', async () => {
-    const access = await signer.sign({ sub: 'u1', purpose: 'access' }, 60);
-    expect(await signer.verify(access, 'access')).toEqual({ sub: 'u1', purpose: 'access' });
+    const access = await signer.sign({ sub: 'u1', purpose: 'access', ver: 3 }, 60);
+    expect(await signer.verify(access, 'access')).toEqual({
+      sub: 'u1',
+      purpose: 'access',
+      ver: 3,
+      exp: expect.any(Number),
+      jti: expect.any(String),
+    });
     const download = await signer.sign({ sub: 'u1', purpose: 'download', scope: '/api/x' }, 60);
     expect(await signer.verify(download, 'download')).toEqual({
       sub: 'u1',
       purpose: 'download',
       scope: '/api/x',
+      exp: expect.any(Number),
+      jti: expect.any(String),
     });
+  });
+
+  it('gives every token its own id', async () => {
+    const a = await signer.verify(await signer.sign({ sub: 'u', purpose: 'access' }, 60), 'access');
+    const b = await signer.verify(await signer.sign({ sub: 'u', purpose: 'access' }, 60), 'access');
+    expect(a?.jti).not.toBe(b?.jti);
+  });
+
+  it('refuses a token without an expiry', async () => {
+    const forever = await new SignJWT({ purpose: 'access', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setIssuer('econagents')
+      .sign(secret);
+    expect(await signer.verify(forever, 'access')).toBeUndefined();
   });
 
   it('keeps the purposes apart', async () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 /**
@@ -11,6 +12,19 @@ export interface TokenClaims {
   purpose: TokenPurpose;
   /** For download tokens: the path it opens. */
   scope?: string;
+  /**
+   * The user's token version when it was issued (users.token_version). Access control refuses a
+   * token whose version is not the user's current one, so ending sessions takes effect at once.
+   */
+  ver?: number;
+}
+
+/** What a verified token says, with its unique id and its expiry. */
+export interface VerifiedClaims extends TokenClaims {
+  /** Unique per token (single-use tokens are spent by this id). */
+  jti?: string;
+  /** Expiry in seconds since the epoch; every accepted token has one. */
+  exp: number;
 }
 
 export class TokenSigner {
@@ -20,27 +34,37 @@ export class TokenSigner {
     const jwt = new SignJWT({
       purpose: claims.purpose,
       ...(claims.scope ? { scope: claims.scope } : {}),
+      ...(claims.ver !== undefined ? { ver: claims.ver } : {}),
     })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub)
+      .setJti(crypto.randomUUID())
       .setIssuedAt()
       .setIssuer('econagents')
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
     return jwt.sign(this.secret);
   }
 
-  /** Returns the claims, or undefined for a bad, expired or wrong-purpose token. */
-  async verify(token: string, purpose: TokenPurpose): Promise<TokenClaims | undefined> {
+  /**
+   * Returns the claims, or undefined for a bad, expired or wrong-purpose token, and for one
+   * without an expiry (a token that never expires is never accepted).
+   */
+  async verify(token: string, purpose: TokenPurpose): Promise<VerifiedClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.secret, {
         issuer: 'econagents',
         algorithms: ['HS256'],
+        requiredClaims: ['exp'],
       });
       if (payload.purpose !== purpose || typeof payload.sub !== 'string') return undefined;
+      if (typeof payload.exp !== 'number') return undefined;
       return {
         sub: payload.sub,
         purpose,
+        exp: payload.exp,
         ...(typeof payload.scope === 'string' ? { scope: payload.scope } : {}),
+        ...(Number.isInteger(payload.ver) ? { ver: payload.ver as number } : {}),
+        ...(typeof payload.jti === 'string' ? { jti: payload.jti } : {}),
       };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return undefined;

@@ -49,6 +49,13 @@ export function updateUser(id: string, changes: UpdateUserRequest): Promise<ApiR
   return api.put<UserReply>(`/api/auth/users/${encodeURIComponent(id)}`, changes);
 }
 
+/** Suspends an approved account (ending all of its sessions) or lifts the suspension. */
+export function suspendUser(id: string, suspended: boolean): Promise<ApiResult<UserReply>> {
+  return api.put<UserReply>(`/api/auth/users/${encodeURIComponent(id)}/suspension`, {
+    suspended,
+  });
+}
+
 export function useDecideUser() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { UserRole, UserStatus } from '../../../common/constants';
 
 const timestamps = {
@@ -15,6 +15,14 @@ export const users = pgTable('users', {
   role: text('role').$type<UserRole>().notNull().default('researcher'),
   status: text('status').$type<UserStatus>().notNull().default('pending'),
   reason: text('reason'),
+  /**
+   * Every access token carries the version it was issued under and is refused once this moves
+   * on: signing out, a password change or reset, a role change, rejection and suspension bump it,
+   * so those take effect on the next request instead of when the token expires.
+   */
+  tokenVersion: integer('token_version').notNull().default(0),
+  /** Set while an administrator has suspended the (approved) account: it cannot sign in. */
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   ...timestamps,
 });
 export type UserRow = typeof users.$inferSelect;

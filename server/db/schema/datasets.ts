@@ -40,6 +40,11 @@ export const datasets = pgTable(
     originKind: text('origin_kind').$type<DatasetOriginKind>().notNull().default('manual'),
     /** Whatever the creator needs to find the data again (file path, API query); not shown. */
     originDetails: jsonb('origin_details').$type<Record<string, unknown>>(),
+    /**
+     * Bytes this entry takes in its owner's storage quota: the stored data file when the Data
+     * team keeps one, otherwise the catalog entry itself.
+     */
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },

@@ -10,3 +10,12 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
   hits: integer('hits').notNull(),
 });
+
+/**
+ * Single-use tokens that were spent (the waiting-list download token): a second use of the same
+ * token id is refused. Rows are kept until the token would have expired anyway.
+ */
+export const usedTokens = pgTable('used_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

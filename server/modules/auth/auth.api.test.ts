@@ -357,6 +357,7 @@ describe('GET /api/auth/profile', () => {
           role: 'researcher',
           status: 'approved',
           reason: null,
+          suspended: false,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
         },

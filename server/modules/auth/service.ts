@@ -25,6 +25,8 @@ export const MESSAGES = {
     'Your registration was not approved, so this account cannot sign in. Contact the administrators if you think this is a mistake.',
   loggedIn: 'Login successful',
   refreshInvalid: 'Refresh token is invalid or expired. Please sign in again.',
+  suspended:
+    'This account is suspended by an administrator, so it cannot sign in. Contact the administrators if you think this is a mistake.',
   refreshReused:
     'This refresh token was already used; all sessions that came from it have been signed out.',
 } as const;
@@ -39,10 +41,16 @@ export function toSessionUser(row: UserRow): SessionUser {
   };
 }
 
+/** Whether the account may sign in and use its sessions now. */
+function isActive(row: UserRow): boolean {
+  return row.status === 'approved' && row.suspendedAt === null;
+}
+
 export function toUser(row: UserRow): User {
   return {
     ...toSessionUser(row),
     reason: row.reason,
+    suspended: row.suspendedAt !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -96,7 +104,8 @@ export async function replacePassword(
 export function createAuthService(deps: AuthServiceDeps) {
   const { store, signer } = deps;
 
-  async function issueTokens(userId: string, familyId: string): Promise<Tokens> {
+  async function issueTokens(user: UserRow, familyId: string): Promise<Tokens> {
+    const userId = user.id;
     const refreshToken = randomToken(32);
     await store.insertRefreshToken({
       userId,
@@ -105,7 +114,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       expiresAt: new Date(Date.now() + deps.refreshTokenTtlDays * 86_400_000),
     });
     const accessToken = await signer.sign(
-      { sub: userId, purpose: 'access' },
+      { sub: userId, purpose: 'access', ver: user.tokenVersion },
       deps.accessTokenTtlSeconds,
     );
     return { accessToken, refreshToken };
@@ -134,7 +143,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!row || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (row.status === 'pending') throw new AppError('forbidden', MESSAGES.pending);
       if (row.status === 'rejected') throw new AppError('forbidden', MESSAGES.rejected);
-      const tokens = await issueTokens(row.id, crypto.randomUUID());
+      if (row.suspendedAt !== null) throw new AppError('forbidden', MESSAGES.suspended);
+      const tokens = await issueTokens(row, crypto.randomUUID());
       return { tokens, user: toSessionUser(row) };
     },
 
@@ -145,23 +155,32 @@ export function createAuthService(deps: AuthServiceDeps) {
         const known = await store.findRefreshToken(hash);
         if (known?.revokedReason === 'rotated') {
           // A rotated token came back: someone holds a copy. End the whole family.
+          // Its access tokens go too: whoever holds the copy may hold one of those.
           await store.revokeFamily(known.familyId, 'reuse');
+          await store.bumpTokenVersion(known.userId);
           throw unauthorized(MESSAGES.refreshReused);
         }
         throw unauthorized(MESSAGES.refreshInvalid);
       }
       const user = await store.findUserById(claimed.userId);
-      if (!user || user.status !== 'approved') {
+      if (!user || !isActive(user)) {
         await store.revokeFamily(claimed.familyId, 'status');
         throw unauthorized(MESSAGES.refreshInvalid);
       }
-      return issueTokens(user.id, claimed.familyId);
+      return issueTokens(user, claimed.familyId);
     },
 
-    /** Revokes the token's family. Unknown tokens are ignored: sign-out always succeeds. */
+    /**
+     * Revokes the token's family and the access tokens of that user: the signed-out session's
+     * access token stops working at once. (The user's other sessions each get a new access token
+     * with their own refresh token, which the client does by itself on the next 401.) Unknown
+     * tokens are ignored: sign-out always succeeds.
+     */
     async logout(refreshToken: string): Promise<void> {
       const known = await store.findRefreshToken(sha256(refreshToken));
-      if (known) await store.revokeFamily(known.familyId, 'logout');
+      if (!known) return;
+      await store.revokeFamily(known.familyId, 'logout');
+      await store.bumpTokenVersion(known.userId);
     },
 
     async profile(userId: string): Promise<User> {

@@ -74,20 +74,40 @@ export function createAuthStore(db: Database) {
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
     },
-    /** Revokes every live token of the user, except those of `keepFamilyId`. Returns the count. */
+    /**
+     * Moves the user's token version on: every access (and download) token issued before is
+     * refused from the next request on, and open WebSockets close at their next check.
+     */
+    async bumpTokenVersion(userId: string): Promise<void> {
+      await db
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId));
+    },
+    /**
+     * Ends the user's sessions: revokes every live refresh token except those of `keepFamilyId`
+     * and moves the token version on, so no access token issued before works either (the kept
+     * session gets a new one with its refresh token). Returns how many refresh tokens ended.
+     */
     async revokeUserTokens(userId: string, reason: string, keepFamilyId?: string): Promise<number> {
-      const rows = await db
-        .update(refreshTokens)
-        .set({ revokedAt: new Date(), revokedReason: reason })
-        .where(
-          and(
-            eq(refreshTokens.userId, userId),
-            isNull(refreshTokens.revokedAt),
-            keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined,
-          ),
-        )
-        .returning({ id: refreshTokens.id });
-      return rows.length;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(refreshTokens)
+          .set({ revokedAt: new Date(), revokedReason: reason })
+          .where(
+            and(
+              eq(refreshTokens.userId, userId),
+              isNull(refreshTokens.revokedAt),
+              keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined,
+            ),
+          )
+          .returning({ id: refreshTokens.id });
+        await tx
+          .update(users)
+          .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+          .where(eq(users.id, userId));
+        return rows.length;
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connect';
 import { refreshTokens, users } from '../../db/schema';
@@ -20,7 +20,7 @@ export type AdminOutcome =
  * - No account with the email: it is created.
  * - An approved admin already: kept as it is, password included (the admin may have changed
  *   it since; a restart must not undo that).
- * - Any other account (say a pending registration): it becomes an approved admin AND gets the
+ * - Any other account (a pending registration, a suspended admin): it becomes an approved admin AND gets the
  *   given password, and its sessions are ended. Otherwise whoever registered the address first
  *   would become administrator with a password of their choosing.
  *
@@ -50,13 +50,20 @@ export async function ensureAdmin(
 
   const [existing] = await db.select().from(users).where(eq(users.email, cleanEmail)).limit(1);
   if (!existing) throw new Error(`Account ${cleanEmail} vanished while being made administrator`);
-  if (existing.role === 'admin' && existing.status === 'approved') {
+  if (existing.role === 'admin' && existing.status === 'approved' && !existing.suspendedAt) {
     return { action: 'kept', email: cleanEmail };
   }
   await db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ role: 'admin', status: 'approved', passwordHash, updatedAt: new Date() })
+      .set({
+        role: 'admin',
+        status: 'approved',
+        suspendedAt: null,
+        passwordHash,
+        tokenVersion: sql`${users.tokenVersion} + 1`,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, existing.id));
     await tx
       .update(refreshTokens)
@@ -87,7 +94,7 @@ export async function bootstrapAdmin(
   const [admins] = await db
     .select({ n: count() })
     .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.status, 'approved')));
+    .where(and(eq(users.role, 'admin'), eq(users.status, 'approved'), isNull(users.suspendedAt)));
   if ((admins?.n ?? 0) > 0) return { action: 'none' };
 
   // Never promote an account somebody registered under the generated address: pick another.

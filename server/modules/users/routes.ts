@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { idParamSchema } from '../../../common/api';
 import {
+  suspendUserRequestSchema,
   updateUserRequestSchema,
   updateUserStatusRequestSchema,
   userReplySchema,
   userSchema,
 } from '../../../common/auth';
 import type { Api, AppContext } from '../../context';
+import { currentUser } from '../../platform/access';
 import { createUsersService, type UserDecisionHook } from './service';
 import { createUsersStore } from './store';
 
@@ -55,6 +57,30 @@ export function usersRoutes(
       const user = await service.decide(request.params.id, request.body.status);
       const verb = request.body.status === 'approved' ? 'approved' : 'rejected';
       return { success: true as const, message: `User ${verb} successfully`, data: { user } };
+    },
+  });
+
+  app.put('/api/auth/users/:id/suspension', {
+    config: { access: 'admin' },
+    schema: {
+      params: idParamSchema,
+      body: suspendUserRequestSchema,
+      response: { 200: userReplySchema },
+    },
+    handler: async (request) => {
+      const { suspended } = request.body;
+      const user = await service.setSuspended(
+        currentUser(request).id,
+        request.params.id,
+        suspended,
+      );
+      return {
+        success: true as const,
+        message: suspended
+          ? 'User suspended. All of their sessions were signed out.'
+          : 'Suspension lifted. The user can sign in again.',
+        data: { user },
+      };
     },
   });
 

@@ -54,6 +54,23 @@ export function createUsersService(deps: {
       return user;
     },
 
+    /**
+     * Suspends an approved account or lifts the suspension. A suspended user cannot sign in, and
+     * every session they had ends at once (including open WebSockets, at their next check).
+     */
+    async setSuspended(callerId: string, id: string, suspended: boolean): Promise<User> {
+      if (id === callerId && suspended) {
+        throw badRequest('You cannot suspend your own account');
+      }
+      const row = await store.setSuspended(id, suspended);
+      if (!row) {
+        const existing = await store.findById(id);
+        if (!existing) throw notFound('User');
+        throw conflict(`Only approved accounts can be suspended; this user is ${existing.status}`);
+      }
+      return toUser(row);
+    },
+
     async update(id: string, patch: UpdateUserRequest): Promise<User> {
       if (patch.email !== undefined) {
         const existing = await store.findById(id);

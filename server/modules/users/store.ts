@@ -1,9 +1,16 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
-import { users, type UserRow } from '../../db/schema';
+import { refreshTokens, users, type UserRow } from '../../db/schema';
 import type { UserRole, UserStatus } from '../../../common/constants';
 
 class LastAdminError extends Error {}
+
+/** Administrators who can act: approved and not suspended. */
+const activeAdmins = and(
+  eq(users.role, 'admin'),
+  eq(users.status, 'approved'),
+  isNull(users.suspendedAt),
+);
 
 /** Serialises role changes (any constant; distinct from the migration lock's). */
 const ROLE_CHANGE_LOCK_KEY = 724_311_910;
@@ -24,14 +31,18 @@ export function createUsersStore(db: Database) {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
     },
-    /** Moves a pending user only; undefined when the user was not pending any more. */
+    /**
+     * Moves a pending user only; undefined when the user was not pending any more. The token
+     * version moves on too (a pending user holds no tokens; this keeps every access decision
+     * ending whatever was issued before it).
+     */
     async decidePending(
       id: string,
       status: Exclude<UserStatus, 'pending'>,
     ): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)
-        .set({ status, updatedAt: new Date() })
+        .set({ status, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
         .where(and(eq(users.id, id), eq(users.status, 'pending')))
         .returning();
       return row;
@@ -54,14 +65,21 @@ export function createUsersStore(db: Database) {
           }
           const [row] = await tx
             .update(users)
-            .set({ ...patch, updatedAt: new Date() })
+            .set({
+              ...patch,
+              // A new role ends the tokens issued under the old one: open WebSockets, which
+              // acted with the old role, close at their next check and reconnect.
+              ...(patch.role !== undefined
+                ? {
+                    tokenVersion: sql`case when ${users.role} = ${patch.role} then ${users.tokenVersion} else ${users.tokenVersion} + 1 end`,
+                  }
+                : {}),
+              updatedAt: new Date(),
+            })
             .where(eq(users.id, id))
             .returning();
           if (!row) return {};
-          const [admins] = await tx
-            .select({ n: count() })
-            .from(users)
-            .where(and(eq(users.role, 'admin'), eq(users.status, 'approved')));
+          const [admins] = await tx.select({ n: count() }).from(users).where(activeAdmins);
           // Throwing inside the transaction rolls the update back.
           if ((admins?.n ?? 0) === 0) throw new LastAdminError();
           return { row };
@@ -70,6 +88,30 @@ export function createUsersStore(db: Database) {
           if (err instanceof LastAdminError) return { lastAdmin: true as const };
           throw err;
         });
+    },
+    /**
+     * Suspends an approved account (ending all of its sessions: refresh tokens revoked, token
+     * version moved on) or lifts the suspension. Undefined when the user is not approved.
+     */
+    async setSuspended(id: string, suspended: boolean): Promise<UserRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({
+            suspendedAt: suspended ? new Date() : null,
+            tokenVersion: sql`${users.tokenVersion} + 1`,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(users.id, id), eq(users.status, 'approved')))
+          .returning();
+        if (row && suspended) {
+          await tx
+            .update(refreshTokens)
+            .set({ revokedAt: new Date(), revokedReason: 'suspended' })
+            .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt)));
+        }
+        return row;
+      });
     },
     async counts(): Promise<Array<{ role: UserRole; status: UserStatus; n: number }>> {
       return db

@@ -71,6 +71,7 @@ describe('GET /api/auth/users', () => {
       role: 'researcher',
       status: 'pending',
       reason: 'Labour economics',
+      suspended: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -251,11 +252,14 @@ describe('PUT /api/auth/users/:id', () => {
 
   it('a demoted admin loses admin access with the token already in hand', async () => {
     const second = await createUser(t.app, { role: 'admin' });
-    const list = () =>
-      t.app.inject({ method: 'GET', url: '/api/auth/users', headers: bearer(second.accessToken) });
-    expect((await list()).statusCode).toBe(200);
+    const list = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/auth/users', headers: bearer(token) });
+    expect((await list(second.accessToken)).statusCode).toBe(200);
     expect((await update(second.id, { role: 'researcher' })).statusCode).toBe(200);
-    expectError(await list(), 403);
+    // The token issued under the old role is refused outright; a new one has the new role.
+    expectError(await list(second.accessToken), 401);
+    const again = await login(t.app, second.email, second.password);
+    expectError(await list(again.accessToken), 403);
   });
 
   it('never demotes the last administrator', async () => {
@@ -284,7 +288,8 @@ describe('PUT /api/auth/users/:id', () => {
       expectError(await put(me, { role: 'researcher' }), 409);
 
       // Two admins demoting each other at the same moment: one succeeds; the other is refused
-      // (403 when its author was already demoted, 409 when both passed the role check).
+      // (401 when its author's token was already ended by their demotion, 403 when the demotion
+      // came between the token check and the role check, 409 when both passed the role check).
       const third = await createUser(own.app, { role: 'admin' });
       const results = await Promise.all([
         put(third.id, { role: 'researcher' }, token),
@@ -292,7 +297,7 @@ describe('PUT /api/auth/users/:id', () => {
       ]);
       const codes = results.map((r) => r.statusCode).sort();
       expect(codes[0]).toBe(200);
-      expect([403, 409]).toContain(codes[1]);
+      expect([401, 403, 409]).toContain(codes[1]);
       const admins = await own.ctx.db.select().from(users).where(eq(users.role, 'admin'));
       expect(admins.filter((a) => a.status === 'approved')).toHaveLength(1);
 

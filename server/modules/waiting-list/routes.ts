@@ -7,7 +7,7 @@ import {
   waitingListRequestSchema,
 } from '../../../common/waiting-list';
 import type { Api, AppContext } from '../../context';
-import { currentUser } from '../../platform/access';
+import { issueDownloadToken } from '../../platform/access';
 import { limited } from '../../platform/rate-limit';
 import { createWaitingListService } from './service';
 import { createWaitingListStore } from './store';
@@ -57,10 +57,7 @@ export function waitingListRoutes(app: Api, ctx: AppContext) {
     schema: { response: { 200: exportTokenReplySchema } },
     handler: async (request) => {
       const ttl = ctx.config.auth.downloadTokenTtlSeconds;
-      const token = await ctx.signer.sign(
-        { sub: currentUser(request).id, purpose: 'download', scope: EXPORT_PATH },
-        ttl,
-      );
+      const token = await issueDownloadToken(ctx.signer, request, EXPORT_PATH, ttl);
       return {
         success: true as const,
         data: {

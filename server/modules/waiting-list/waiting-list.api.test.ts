@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
 import { INTEREST_AREAS } from '../../../common/constants';
-import { waitingListEntries } from '../../db/schema';
+import { users, waitingListEntries } from '../../db/schema';
 import { EXPORT_PATH } from './routes';
 
 let t: TestApp;
@@ -309,11 +309,15 @@ describe('GET /api/waiting-list/export.csv', () => {
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(parseCsv(res.body)[0]![0]).toBe('id');
+    // Single use: the same link does not open the list a second time, within its lifetime too.
+    const again = expectError(await t.app.inject({ method: 'GET', url }), 401);
+    expect(again.error).toBe('Authentication required');
   });
 
   it('refuses download tokens that are expired, for another path, forged or misused', async () => {
+    const [admin] = await t.ctx.db.select().from(users).where(eq(users.id, adminId));
     const sign = (claims: { purpose: 'access' | 'download'; scope?: string }, ttl: number) =>
-      t.ctx.signer.sign({ sub: adminId, ...claims }, ttl);
+      t.ctx.signer.sign({ sub: adminId, ver: admin!.tokenVersion, ...claims }, ttl);
     const viaQuery = (token: string) => exportWith({}, `?token=${encodeURIComponent(token)}`);
 
     // Another path.
@@ -372,6 +376,7 @@ describe('GET /api/waiting-list/export.csv', () => {
       payload: { role: 'researcher' },
     });
     expect(demote.statusCode).toBe(200);
-    expectError(await t.app.inject({ method: 'GET', url }), 403);
+    // Issued under the admin role: the role change ends it like every token issued before.
+    expectError(await t.app.inject({ method: 'GET', url }), 401);
   });
 });

@@ -25,6 +25,7 @@ import type { User } from '../../../common/auth';
 import {
   decideUser,
   requestExportUrl,
+  suspendUser,
   useAdminUsers,
   useWaitingList,
   adminKeys,
@@ -69,6 +70,21 @@ export default function AdminPage() {
     setBusyUser(null);
     show(result);
     await queryClient.invalidateQueries({ queryKey: adminKeys.users });
+  };
+
+  const suspend = async (user: User, suspended: boolean) => {
+    setBusyUser(user.id);
+    try {
+      const reply = await suspendUser(user.id, suspended);
+      show(
+        isFailure(reply)
+          ? { ok: false, text: failureText(reply) }
+          : { ok: true, text: reply.message },
+      );
+    } finally {
+      setBusyUser(null);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.users });
+    }
   };
 
   const refresh = () => {
@@ -231,6 +247,8 @@ export default function AdminPage() {
                   busyUser={busyUser}
                   onDecide={(u, status) => void decide(u, status)}
                   onEdit={setEditing}
+                  onSuspend={(u, suspended) => void suspend(u, suspended)}
+                  currentUserId={me?.id}
                 />
               </>
             ))}

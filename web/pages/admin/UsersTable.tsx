@@ -15,6 +15,8 @@ import { useTheme } from '@mui/material/styles';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import BlockOutlined from '@mui/icons-material/BlockOutlined';
+import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
 import type { User } from '../../../common/auth';
 import type { UserStatus } from '../../../common/constants';
 import { ROLE_LABELS } from './EditUserDialog';
@@ -26,7 +28,8 @@ const STATUS_COLORS: Record<UserStatus, 'warning' | 'success' | 'default'> = {
   rejected: 'default',
 };
 
-function StatusChip({ status }: { status: UserStatus }) {
+function StatusChip({ status, suspended }: { status: UserStatus; suspended?: boolean }) {
+  if (suspended) return <Chip size="small" label="suspended" color="error" variant="outlined" />;
   return (
     <Chip
       size="small"
@@ -43,13 +46,24 @@ export interface UsersTableProps {
   busyUser: string | null;
   onDecide: (user: User, status: 'approved' | 'rejected') => void;
   onEdit: (user: User) => void;
+  /** Suspend an approved account or lift its suspension (not offered for one's own account). */
+  onSuspend?: (user: User, suspended: boolean) => void;
+  /** The signed-in administrator, who cannot suspend themselves. */
+  currentUserId?: string;
 }
 
 /**
  * The users with their actions: approve and reject only for pending users, edit for everyone.
  * On a phone the table keeps two columns: who (name, email, role, status) and the actions.
  */
-export function UsersTable({ users, busyUser, onDecide, onEdit }: UsersTableProps) {
+export function UsersTable({
+  users,
+  busyUser,
+  onDecide,
+  onEdit,
+  onSuspend,
+  currentUserId,
+}: UsersTableProps) {
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('sm'));
 
@@ -81,6 +95,33 @@ export function UsersTable({ users, busyUser, onDecide, onEdit }: UsersTableProp
               </IconButton>
             </Tooltip>
           </>
+        ))}
+      {onSuspend &&
+        u.status === 'approved' &&
+        u.id !== currentUserId &&
+        (busyUser === u.id ? (
+          <CircularProgress size={20} aria-label={`Updating ${u.displayName}`} sx={{ mx: 1 }} />
+        ) : u.suspended ? (
+          <Tooltip title="Lift suspension">
+            <IconButton
+              aria-label={`Lift the suspension of ${u.displayName}`}
+              onClick={() => onSuspend(u, false)}
+              disabled={busyUser !== null}
+            >
+              <LockOpenOutlined />
+            </IconButton>
+          </Tooltip>
+        ) : (
+          <Tooltip title="Suspend (signs them out everywhere)">
+            <IconButton
+              color="warning"
+              aria-label={`Suspend ${u.displayName}`}
+              onClick={() => onSuspend(u, true)}
+              disabled={busyUser !== null}
+            >
+              <BlockOutlined />
+            </IconButton>
+          </Tooltip>
         ))}
       <Tooltip title="Edit">
         <IconButton aria-label={`Edit ${u.displayName}`} onClick={() => onEdit(u)}>
@@ -128,7 +169,7 @@ export function UsersTable({ users, busyUser, onDecide, onEdit }: UsersTableProp
                   </Typography>
                   <Stack direction="row" spacing={1} sx={{ mt: 0.5, alignItems: 'center' }}>
                     <Typography variant="caption">{ROLE_LABELS[u.role]}</Typography>
-                    <StatusChip status={u.status} />
+                    <StatusChip status={u.status} suspended={u.suspended} />
                   </Stack>
                 </TableCell>
                 {actions(u)}
@@ -139,7 +180,7 @@ export function UsersTable({ users, busyUser, onDecide, onEdit }: UsersTableProp
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>{u.email}</TableCell>
                 <TableCell>{ROLE_LABELS[u.role]}</TableCell>
                 <TableCell>
-                  <StatusChip status={u.status} />
+                  <StatusChip status={u.status} suspended={u.suspended} />
                 </TableCell>
                 <TableCell
                   sx={{
