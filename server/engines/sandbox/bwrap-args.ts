@@ -1,0 +1,141 @@
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import type { SandboxLimits } from './limits';
+import { SUPPORT_DIR, WRAPPER_SCRIPT } from './support-files';
+
+/** The writable working directory inside the sandbox (a tmpfs; HOME points at it too). */
+export const WORK_DIR = '/work';
+
+/** matplotlib's configuration and cache directory (it has to be writable). */
+export const MATPLOTLIB_DIR = '/tmp/matplotlib';
+
+/** The sandbox user: nobody, in a user namespace of its own. */
+const SANDBOX_UID = '65534';
+
+/**
+ * Read-only parts of /etc the runtimes need, and nothing else of it (no passwd, shadow, ssl keys
+ * or host configuration): shared-library lookup, Debian's alternatives (BLAS, LAPACK), R's and
+ * matplotlib's configuration, fonts and the time zone.
+ */
+const ETC_READ_ONLY = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/R',
+  '/etc/matplotlibrc',
+  '/etc/fonts',
+  '/etc/localtime',
+];
+
+/** A file copied into the sandbox from a pipe (bwrap --file <fd> <dest>). */
+export interface SandboxFile {
+  /** Absolute path inside the sandbox. */
+  dest: string;
+  content: string;
+}
+
+export interface BwrapPlan {
+  args: string[];
+  /** Contents to write, in order, to the child's descriptors 4, 5, ... */
+  files: SandboxFile[];
+}
+
+/** The merged-/usr links of the host (/bin -> usr/bin, ...), recreated inside the sandbox. */
+function usrLinks(): string[] {
+  const out: string[] = [];
+  for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    try {
+      if (lstatSync(dir).isSymbolicLink()) out.push('--symlink', readlinkSync(dir), dir);
+      else if (dir !== '/lib32' && dir !== '/libx32') out.push('--ro-bind', dir, dir);
+    } catch {
+      // absent on this host
+    }
+  }
+  return out;
+}
+
+/**
+ * The bwrap command line of one run: fresh namespaces of every kind (no network: only a
+ * loopback of its own), /usr read-only, a size-capped tmpfs as the only writable place, a new
+ * /proc showing only the sandbox's processes, an empty environment plus a few variables, a new
+ * session (no terminal to push input into) and death with the parent. The rlimits are set by
+ * the wrapper script inside, after the user namespace exists, so RLIMIT_NPROC counts only the
+ * sandbox's processes.
+ */
+export function buildBwrapArgs(input: {
+  limits: SandboxLimits;
+  /** Files for the working directory and the support directory. */
+  files: SandboxFile[];
+  env: Record<string, string>;
+  command: string[];
+}): BwrapPlan {
+  const { limits } = input;
+  const mib = 1024 * 1024;
+  const args: string[] = [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--uid',
+    SANDBOX_UID,
+    '--gid',
+    SANDBOX_UID,
+    '--hostname',
+    'sandbox',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...usrLinks(),
+  ];
+  for (const p of ETC_READ_ONLY) if (existsSync(p)) args.push('--ro-bind', p, p);
+  args.push(
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(limits.workDirMb * mib),
+    '--tmpfs',
+    WORK_DIR,
+    '--size',
+    String(limits.workDirMb * mib),
+    '--tmpfs',
+    '/tmp',
+    '--size',
+    String(16 * mib),
+    '--tmpfs',
+    '/dev/shm',
+    '--dir',
+    `${SUPPORT_DIR}/python`,
+    '--dir',
+    `${SUPPORT_DIR}/octave`,
+    '--dir',
+    MATPLOTLIB_DIR,
+  );
+  input.files.forEach((file, i) => args.push('--file', String(4 + i), file.dest));
+  // The root (bwrap's own tmpfs holding the mount points, /etc/passwd and the support files)
+  // becomes read-only: /work, /tmp and /dev/shm stay the only writable places.
+  args.push('--remount-ro', '/');
+  args.push('--chdir', WORK_DIR, '--clearenv');
+  for (const [k, v] of Object.entries(input.env)) args.push('--setenv', k, v);
+  const kib = limits.memoryMb * 1024;
+  const fileBlocks = (limits.maxFileMb * mib) / 512;
+  args.push(
+    '/bin/sh',
+    '-c',
+    WRAPPER_SCRIPT,
+    'sandbox',
+    String(limits.cpuSeconds),
+    String(limits.cpuSeconds + 1),
+    String(kib),
+    String(limits.maxProcesses),
+    String(fileBlocks),
+    String(limits.maxFigureBytes),
+    String(limits.maxFigures),
+    ...input.command,
+  );
+  return { args, files: input.files };
+}
