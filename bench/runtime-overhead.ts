@@ -18,6 +18,7 @@ import { agentSessions, llmCalls } from '../server/db/schema';
 import { ADMIN, createTestApp, login, type TestApp } from '../test/app';
 import { startScriptedLlmServer } from '../test/llm-server';
 import { sessionClient } from '../test/teams/helpers';
+import { runtimeTestTeam } from '../test/teams/runtime-test-team';
 
 const SESSIONS = Number(process.argv[2] ?? 100);
 const MODEL_DELAY_MS = Number(process.argv[3] ?? 500);
@@ -71,15 +72,17 @@ async function main(): Promise<void> {
     phase: 'analyse',
     replies: [{ text: 'Look at wages.', delayMs: MODEL_DELAY_MS }],
   });
-  const t = await createTestApp({
-    AGENT_TEST_TEAM: '1',
-    AGENT_MAX_CONCURRENT_SESSIONS: String(SESSIONS * 2),
-    AGENT_WORKER_CONCURRENCY: String(WORKERS),
-    AGENT_SESSION_TOKEN_BUDGET: '0',
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_MODEL: 'scripted-model',
-    OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
-  });
+  const t = await createTestApp(
+    {
+      AGENT_MAX_CONCURRENT_SESSIONS: String(SESSIONS * 2),
+      AGENT_WORKER_CONCURRENCY: String(WORKERS),
+      AGENT_SESSION_TOKEN_BUDGET: '0',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'scripted-model',
+      OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+    },
+    { extraTeams: [runtimeTestTeam] },
+  );
   const db = t.ctx.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)';
   try {
     const { accessToken } = await login(t.app, ADMIN.email, ADMIN.password);

@@ -54,7 +54,7 @@ export type SessionUpdateType = z.infer<typeof sessionUpdateTypeSchema>;
  */
 export const AGENT_TEAM_IDS = ['ideation', 'literature', 'data', 'model', 'code'] as const;
 export type AgentTeamId = (typeof AGENT_TEAM_IDS)[number];
-/** The internal team the runtime's tests run; registered only when AGENT_TEST_TEAM=1. */
+/** The internal team the runtime's tests run; registered only by the tests (never in production). */
 export const TEST_TEAM_ID = 'runtime-test';
 
 export const SUBSCRIPTION_TYPES = [

@@ -48,13 +48,24 @@ export const MAIL_SUBJECTS = {
   demo: 'Demo Request',
 } as const;
 
-/** The agent teams and their maturity labels (platform.md §1, agent-teams.md §9). */
+/**
+ * The agent teams (platform.md §1). Whether one is ready is never written down here: it comes from
+ * the server (GET /api/agents/teams, /api/agents/status), where a registered, available team is
+ * 'ready' and any other 'coming soon' (the customized workflow is 'in development').
+ */
 export const TEAMS = [
-  { id: 'ideation', name: 'Ideation', maturity: 'ready' },
-  { id: 'literature', name: 'Literature Review', maturity: 'ready' },
-  { id: 'data', name: 'Data', maturity: 'coming soon' },
-  { id: 'model', name: 'Model', maturity: 'coming soon' },
-  { id: 'code', name: 'Code', maturity: 'coming soon' },
-  { id: 'customized', name: 'Customized Workflow', maturity: 'in development' },
+  { id: 'ideation', name: 'Ideation' },
+  { id: 'literature', name: 'Literature Review' },
+  { id: 'data', name: 'Data' },
+  { id: 'model', name: 'Model' },
+  { id: 'code', name: 'Code' },
+  { id: 'customized', name: 'Customized Workflow' },
 ] as const;
 export type TeamId = (typeof TEAMS)[number]['id'];
+export type TeamMaturity = 'ready' | 'coming soon' | 'in development';
+
+/** The maturity label a team shows, from whether this server runs it. */
+export function teamMaturity(teamId: string, available: boolean): TeamMaturity {
+  if (teamId === 'customized') return 'in development';
+  return available ? 'ready' : 'coming soon';
+}

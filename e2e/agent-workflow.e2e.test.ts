@@ -5,6 +5,7 @@ import {
   E2E_ADMIN,
   launchBrowser,
   seriousA11yViolations,
+  SERVE_WITH_TEST_TEAM_COMMAND,
   startServer,
   type RunningServer,
 } from './harness';
@@ -87,7 +88,7 @@ const selectedStatus = (page: Page) =>
   page.getByRole('region', { name: 'Selected session' }).getByRole('status');
 
 beforeAll(async () => {
-  server = await startServer({ env: { AGENT_TEST_TEAM: '1' } });
+  server = await startServer({ command: SERVE_WITH_TEST_TEAM_COMMAND });
   browser = await launchBrowser();
   auth = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Dashboard } from '../common/dashboard';
-import { launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  launchBrowser,
+  SERVE_WITH_TEST_TEAM_COMMAND,
+  startServer,
+  type RunningServer,
+} from './harness';
 import {
   approvedUser,
   call,
@@ -42,7 +47,7 @@ function open(width: number, height: number): Promise<Page> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ env: { AGENT_TEST_TEAM: '1' } });
+  server = await startServer({ command: SERVE_WITH_TEST_TEAM_COMMAND });
   browser = await launchBrowser();
   dana = await approvedUser(server, {
     email: 'dana.dashboard@e2e.example',

@@ -30,6 +30,14 @@ export const SERVE_COMMAND: readonly string[] = [
   'server/main.ts',
 ];
 
+/** The same, with the runtime's internal test team registered (tests only). */
+export const SERVE_WITH_TEST_TEAM_COMMAND: readonly string[] = [
+  process.execPath,
+  '--import',
+  'tsx',
+  'test/teams/serve-with-test-team.ts',
+];
+
 /** Where the built web app is read from (see the note at the top). */
 export function webDistDir(): string {
   return path.resolve(

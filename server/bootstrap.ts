@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db/connect';
 import { createAgentRuntime } from './agents';
+import type { TeamDefinition } from './agents/team';
 import { createMailer } from './platform/mailer';
 import { loggerOptions } from './platform/logging';
 import { loadSecrets } from './platform/secrets';
@@ -25,7 +26,13 @@ export function createLogger(config: Config): FastifyBaseLogger {
  */
 export async function createContext(
   config: Config,
-  opts: { worker: boolean; database?: DatabaseHandle; log?: FastifyBaseLogger },
+  opts: {
+    worker: boolean;
+    database?: DatabaseHandle;
+    log?: FastifyBaseLogger;
+    /** Teams to run besides the product's (tests only). */
+    extraTeams?: TeamDefinition[];
+  },
 ): Promise<AppContext> {
   const log = opts.log ?? createLogger(config);
   const secrets = loadSecrets({
@@ -54,7 +61,10 @@ export async function createContext(
     notify: createNotifier(database.db),
     loadUserLlmSettings: createUserLlmSettingsLoader(database.db, secrets),
   };
-  const agents = await createAgentRuntime(base, { worker: opts.worker });
+  const agents = await createAgentRuntime(base, {
+    worker: opts.worker,
+    extraTeams: opts.extraTeams,
+  });
   return { ...base, agents };
 }
 

@@ -65,8 +65,6 @@ const envSchema = z.object({
   AGENT_PHASE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   AGENT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
-  /** Registers the runtime's internal test team (tests only; never set in production). */
-  AGENT_TEST_TEAM: bool.default(false),
   WS_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).default(30),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WEB_DIST_DIR: z.string().default('./dist/web'),
@@ -152,7 +150,6 @@ function shape(e: z.output<typeof envSchema>, raw: RawEnv) {
       phaseTimeoutSeconds: e.AGENT_PHASE_TIMEOUT_SECONDS,
       workerConcurrency: e.AGENT_WORKER_CONCURRENCY,
       leaseSeconds: e.AGENT_LEASE_SECONDS,
-      testTeam: e.AGENT_TEST_TEAM,
       wsHeartbeatSeconds: e.WS_HEARTBEAT_SECONDS,
       wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     },

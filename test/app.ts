@@ -9,6 +9,7 @@ import { loadConfig } from '../server/config';
 import type { Api, AppContext } from '../server/context';
 import { ensureAdmin } from '../server/modules/users/bootstrap-admin';
 import { createTestDatabase } from './db';
+import type { TeamDefinition } from '../server/agents/team';
 
 export const ADMIN = { email: 'admin@test.example', password: 'admin-password-1' };
 
@@ -22,6 +23,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** A logger to use instead of a silent one (tests that read the request log). */
   log?: FastifyBaseLogger;
+  /** Teams to run besides the product's (e.g. the runtime's test team). */
+  extraTeams?: TeamDefinition[];
 }
 
 /**
@@ -43,7 +46,12 @@ export async function createTestApp(
   });
   const database = await createTestDatabase();
   const log = options.log ?? (pino({ level: 'silent' }) as FastifyBaseLogger);
-  const ctx = await createContext(config, { worker: true, database, log });
+  const ctx = await createContext(config, {
+    worker: true,
+    database,
+    log,
+    extraTeams: options.extraTeams,
+  });
   await ensureAdmin(ctx.db, ADMIN.email, ADMIN.password);
   const app = await buildApp(ctx);
   await app.ready();

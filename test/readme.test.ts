@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TEAM_ENV_END, TEAM_ENV_START, teamEnvVariables } from '../server/agents/kit/env-docs';
+import { productTeams } from '../server/agents/teams';
 
 /**
  * README.md is the operator's manual: its configuration table must name every environment
@@ -37,7 +39,10 @@ describe('README.md', () => {
   it('documents exactly the environment variables the server reads', () => {
     const inConfig = configVariables();
     expect(inConfig.length).toBeGreaterThan(20);
-    const documented = readmeVariables(readme);
+    // The generated block of the teams' variables is checked by the next test.
+    const documented = readmeVariables(
+      readme.slice(0, readme.indexOf(TEAM_ENV_START)) + readme.slice(readme.indexOf(TEAM_ENV_END)),
+    );
     expect(
       inConfig.filter((v) => !documented.includes(v)),
       'missing from README',
@@ -56,6 +61,21 @@ describe('README.md', () => {
     const shown = [...readme.matchAll(/npm run ([a-z0-9:-]+)/g)].map((m) => m[1]!);
     expect(shown.length).toBeGreaterThan(5);
     expect(shown.filter((s) => !scripts.includes(s))).toEqual([]);
+  });
+
+  it("lists every variable the teams' services declare, as npm run docs:env writes it", () => {
+    const start = readme.indexOf(TEAM_ENV_START);
+    const end = readme.indexOf(TEAM_ENV_END);
+    expect(start, 'README has no generated team variables block').toBeGreaterThan(-1);
+    const block = readme.slice(start, end);
+    const documented = readmeVariables(block);
+    const declared = teamEnvVariables(productTeams);
+    expect(documented, 'run npm run docs:env').toEqual(declared.map((v) => v.name));
+    // A variable without a description would leave the operator guessing.
+    expect(declared.filter((v) => v.description.trim() === '').map((v) => v.name)).toEqual([]);
+    // The core table and the teams' table never name the same variable.
+    const core = configVariables();
+    expect(documented.filter((v) => core.includes(v))).toEqual([]);
   });
 
   it('links documents that exist', () => {

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { Navigate, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { FullPageSpinner } from './layouts/FullPageSpinner';
 import { RequireSession } from './layouts/RequireSession';
+import { TEAM_MANIFESTS } from './teams';
 
 /**
  * Every screen is its own chunk (ARCHITECTURE §9). Layouts suspend inside their <Outlet/>, so the
@@ -32,11 +33,7 @@ const ProjectManagerPage = page(() => import('./pages/app/ProjectManagerPage'));
 const ProjectPage = page(() => import('./pages/app/ProjectPage'));
 const DocumentationPage = page(() => import('./pages/app/DocumentationPage'));
 const SettingsPage = page(() => import('./pages/app/SettingsPage'));
-const IdeationTeamPage = page(() => import('./teams/ideation/IdeationTeamPage'));
-const LiteratureTeamPage = page(() => import('./teams/literature/LiteratureTeamPage'));
-const DataTeamPage = page(() => import('./teams/data/DataTeamPage'));
-const ModelTeamPage = page(() => import('./teams/model/ModelTeamPage'));
-const CodeTeamPage = page(() => import('./teams/code/CodeTeamPage'));
+const TeamGate = lazy(() => import('./teams/TeamGate').then((m) => ({ default: m.TeamGate })));
 
 const AdminPage = page(() => import('./pages/admin/AdminPage'));
 
@@ -80,11 +77,11 @@ export const routes: RouteObject[] = [
               { path: 'data-explorer', element: <DataExplorerPage /> },
               { path: 'project-manager', element: <ProjectManagerPage /> },
               { path: 'projects/:id', element: <ProjectPage /> },
-              { path: 'ideation-team', element: <IdeationTeamPage /> },
-              { path: 'literature-team', element: <LiteratureTeamPage /> },
-              { path: 'data-team', element: <DataTeamPage /> },
-              { path: 'model-team', element: <ModelTeamPage /> },
-              { path: 'code-team', element: <CodeTeamPage /> },
+              // One route per team manifest (web/teams/index.ts).
+              ...TEAM_MANIFESTS.map((manifest) => ({
+                path: manifest.route,
+                element: <TeamGate manifest={manifest} />,
+              })),
               { path: 'documentation', element: <DocumentationPage /> },
               { path: 'settings', element: <SettingsPage /> },
             ],

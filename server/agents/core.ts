@@ -8,7 +8,11 @@ import type { PhaseQueue } from './queue';
 import type { TeamRegistry } from './registry';
 import type { MachineState } from './state-machine';
 import type { SessionStore } from './store';
-import type { PhaseAppContext } from './team';
+import type { AppContext } from '../context';
+import type { ServiceHost } from './kit/services';
+
+/** The application services the runtime itself uses (never handed to phases). */
+export type RuntimeAppContext = Omit<AppContext, 'agents'>;
 
 /** Bus channels of the runtime. */
 export const CHANNELS = {
@@ -45,7 +49,9 @@ export interface RuntimeLimits {
 
 /** Everything the service, the runner and the hub share. */
 export interface RuntimeCore {
-  app: PhaseAppContext;
+  app: RuntimeAppContext;
+  /** This process's connectors and engines, built once from their config fragments. */
+  services: ServiceHost;
   store: SessionStore;
   registry: TeamRegistry;
   bus: EventBus;

@@ -1,18 +1,21 @@
-import type { AgentRuntime, AppContext } from '../context';
+import type { AppContext } from '../context';
+import type { AgentRuntime } from './types';
 import { createEventBus } from '../platform/events';
 import { CHANNELS, type RuntimeCore } from './core';
+import { createServiceHost } from './kit/services';
+import { createWorkspace } from './kit/workspace';
 import { createModelLayer } from './llm/model-layer';
 import { createPhaseQueue } from './queue';
 import { createTeamRegistry } from './registry';
+import type { TeamDefinition } from './team';
 import { registerAgentRoutes } from './routes';
 import { createRunner, type Runner } from './runner';
 import { createSessionService } from './service';
 import { createSessionStore } from './store';
-import { loadTeams } from './teams';
+import { productTeams } from './teams';
 import { createWsHub, type WsHub } from './ws';
 
-export type { TeamDefinition, PhaseDefinition, PhaseContext, AgentDefinition } from './team';
-export { defineTeam, definePhase } from './team';
+export type { TeamDefinition } from './team';
 
 /** Extra time pg-boss gives a phase job beyond the phase timeout before it expires the job. */
 const JOB_EXPIRY_MARGIN_SECONDS = 120;
@@ -24,11 +27,23 @@ const JOB_EXPIRY_MARGIN_SECONDS = 120;
  */
 export async function createAgentRuntime(
   ctx: Omit<AppContext, 'agents'>,
-  opts: { worker: boolean },
+  opts: {
+    worker: boolean;
+    /** Teams to run besides the product's (tests add their internal team here). */
+    extraTeams?: TeamDefinition[];
+  },
 ): Promise<AgentRuntime> {
   const settings = ctx.config.agents;
   const leaseMs = settings.leaseSeconds * 1000;
-  const registry = createTeamRegistry(await loadTeams(ctx.config), ctx);
+  const teams = [...productTeams, ...(opts.extraTeams ?? [])];
+  const services = createServiceHost({
+    env: ctx.config.env,
+    dataDir: ctx.config.dataDir,
+    log: ctx.log,
+  });
+  // Built now, not on first use: a bad variable in a fragment stops the start with its name.
+  for (const team of teams) services.instancesOf(team.services);
+  const registry = createTeamRegistry(teams, services);
   const bus = await createEventBus(ctx.database, ctx.log);
   const models = createModelLayer({
     config: ctx.config,
@@ -48,6 +63,7 @@ export async function createAgentRuntime(
   const store = createSessionStore(ctx.db);
   const core: RuntimeCore = {
     app: ctx,
+    services,
     store,
     registry,
     bus,
@@ -106,7 +122,27 @@ export async function createAgentRuntime(
       await hub.register(app);
       await bus.ready();
       registerAgentRoutes(app, core, sessions);
-      for (const team of registry.teams()) await team.registerRoutes?.(app, runtime);
+      for (const team of registry.teams()) {
+        const teamRoutes = team.routes;
+        if (!teamRoutes) continue;
+        // Each team's routes are a plugin under its spec prefix (encapsulated: its hooks and
+        // decorators stay inside).
+        await app.register(
+          async (scoped) => {
+            await teamRoutes.register(scoped, {
+              sessions,
+              services,
+              workspaceFor: (userId, projectId) =>
+                createWorkspace(
+                  { db: ctx.db, encryptionKey: ctx.secrets.encryptionKey },
+                  { userId, projectId },
+                ),
+              modelAvailability: (userId) => models.availability(userId),
+            });
+          },
+          { prefix: teamRoutes.prefix },
+        );
+      }
     },
     async stop() {
       if (stopped) return;
@@ -117,6 +153,7 @@ export async function createAgentRuntime(
       await hub?.close();
       await queue.stop();
       await bus.close();
+      await services.close();
     },
   };
   return runtime;

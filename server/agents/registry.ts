@@ -6,13 +6,8 @@ import {
   type TeamPhaseInfo,
 } from '../../common/agents';
 import type { PlanShape } from './state-machine';
-import type {
-  AgentDefinition,
-  PhaseAppContext,
-  PhaseDefinition,
-  TeamAvailability,
-  TeamDefinition,
-} from './team';
+import type { AgentDefinition, PhaseDefinition, TeamAvailability, TeamDefinition } from './team';
+import type { ServiceHost } from './kit/services';
 
 /** The teams this server runs, their agents, and each session plan's shape. */
 export interface TeamRegistry {
@@ -43,7 +38,7 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
 
 export function createTeamRegistry(
   definitions: TeamDefinition[],
-  app: PhaseAppContext,
+  services: ServiceHost,
 ): TeamRegistry {
   const byId = new Map<string, TeamDefinition>();
   const agents = new Map<string, { agent: AgentDefinition; team: TeamDefinition }>();
@@ -59,7 +54,7 @@ export function createTeamRegistry(
   function availability(teamId: string): TeamAvailability {
     const team = byId.get(teamId);
     if (!team) return { available: false, reason: 'This team is not available on this server yet' };
-    return team.availability?.(app) ?? { available: true };
+    return team.availability?.(services) ?? { available: true };
   }
 
   function phasesOf(team: TeamDefinition, plan: string[]): PhaseDefinition[] {

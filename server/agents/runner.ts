@@ -19,9 +19,9 @@ import {
 import { isModelError } from './llm/errors';
 import type { ModelHandle } from './llm/model-layer';
 import type { PhaseJob } from './queue';
-import { buildPhaseServices } from './services';
+import { createWorkspace } from './kit/workspace';
 import { transition } from './state-machine';
-import type { PhaseContext, PhaseDefinition, PhaseLog, TeamDefinition } from './team';
+import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
 
 /** Why a running phase was stopped from outside. */
 export class StopSignal extends Error {
@@ -77,7 +77,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 export function createRunner(core: RuntimeCore): Runner {
   const { store, registry, limits, models } = core;
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
-  const services = buildPhaseServices(core.app);
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let stopping = false;
 
@@ -275,7 +274,7 @@ export function createRunner(core: RuntimeCore): Runner {
       const resultList = row.results.filter((r) => r.phase < row.phase);
       const results: Record<string, unknown> = {};
       for (const r of resultList) results[r.key] = r.result;
-      const ctx: PhaseContext = {
+      const ctx: PhaseRuntimeContext = {
         session: {
           id: row.id,
           teamId: row.teamId,
@@ -299,9 +298,11 @@ export function createRunner(core: RuntimeCore): Runner {
           controller,
           usage,
         ),
-        sources: services.sources,
-        engines: services.engines,
-        app: core.app,
+        workspace: createWorkspace(
+          { db: core.app.db, encryptionKey: core.app.secrets.encryptionKey },
+          { userId: row.ownerId, projectId: row.projectId, sessionId: row.id },
+        ),
+        services: core.services,
         results,
         resultList,
         feedback: row.feedback,
@@ -361,7 +362,7 @@ export function createRunner(core: RuntimeCore): Runner {
           status: next.state.status,
           phase: next.state.phase,
           checkpoint: next.state.checkpoint,
-          checkpointData: waiting ? (phase.checkpoint?.data?.(result, ctx) ?? result) : null,
+          checkpointData: waiting ? (phase.checkpoint?.data?.(result) ?? result) : null,
           results: allResults,
           leaseOwner: null,
           leaseUntil: null,

@@ -3,13 +3,10 @@ import { z } from 'zod';
 import {
   APPROVAL_FEEDBACK,
   LOG_PAGE_MAX,
-  type AgentControlAction,
   type AgentSession,
   type FeedbackEntry,
-  type LogEntry,
   type SessionStatus,
 } from '../../common/agents';
-import type { UserRole } from '../../common/constants';
 import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
 import { projects } from '../db/schema';
 import { memberProjectsCondition } from '../modules/projects/visibility';
@@ -27,66 +24,13 @@ import {
   type ControlMessage,
   type RuntimeCore,
 } from './core';
+import { ModelNotConfiguredError } from './llm/errors';
 import { TransitionError, transition, type MachineEvent } from './state-machine';
-import type { SessionFilter, SessionPatch } from './store';
+import type { SessionPatch } from './store';
 import type { TeamDefinition } from './team';
+import type { ListPage, LogsPage, SessionActor, SessionService, StartSessionInput } from './types';
 
-/** Who acts on a session. Only the owner and admins can see or drive one. */
-export interface SessionActor {
-  id: string;
-  role: UserRole;
-}
-
-export interface StartSessionInput {
-  teamId: string;
-  /** A v2 agent of that team; runs the agent's phases. */
-  agentId?: string;
-  input?: Record<string, unknown>;
-  configuration?: Record<string, unknown>;
-  projectId?: string;
-  /** Start an existing own session again (it must be idle after a reset). */
-  sessionId?: string;
-}
-
-export interface LogsPage {
-  entries: LogEntry[];
-  logs: string[];
-  cursor: number;
-  hasMore: boolean;
-}
-
-export interface ListPage {
-  limit: number;
-  offset: number;
-}
-
-/** The session operations team adapters and the generic and v2 routes share. */
-export interface SessionService {
-  start(actor: SessionActor, request: StartSessionInput): Promise<AgentSession>;
-  get(actor: SessionActor, sessionId: string): Promise<AgentSession>;
-  logs(
-    actor: SessionActor,
-    sessionId: string,
-    opts?: { after?: number; limit?: number },
-  ): Promise<LogsPage>;
-  list(
-    actor: SessionActor,
-    filter: Omit<SessionFilter, 'ownerId'>,
-    page: ListPage,
-  ): Promise<{ sessions: AgentSession[]; total: number }>;
-  feedback(actor: SessionActor, sessionId: string, feedback: string): Promise<AgentSession>;
-  reset(actor: SessionActor, sessionId: string): Promise<AgentSession>;
-  cancel(actor: SessionActor, sessionId: string): Promise<AgentSession>;
-  pause(actor: SessionActor, sessionId: string): Promise<AgentSession>;
-  resume(actor: SessionActor, sessionId: string): Promise<AgentSession>;
-  control(
-    actor: SessionActor,
-    sessionId: string,
-    action: AgentControlAction,
-  ): Promise<AgentSession>;
-  /** True when the actor may see the session (owner or admin). */
-  canSee(actor: SessionActor, sessionId: string): Promise<boolean>;
-}
+export type { ListPage, LogsPage, SessionActor, SessionService, StartSessionInput };
 
 const CANCELLED_TEXT = 'Cancelled by the user';
 /** Attempts at a change that lost a race with another change (then 409). */
@@ -218,6 +162,17 @@ export function createSessionService(core: RuntimeCore): SessionService {
       request.configuration ?? {},
     );
     if (!configuration.success) throw invalidInput('configuration', configuration.error);
+    // A plan with a step that needs a model fails now, with the configure-a-model message,
+    // rather than after the steps before it have run.
+    if (registry.phasesOf(team, plan).some((p) => p.requiresModel)) {
+      try {
+        await core.models.ensureAvailable(actor.id);
+      } catch (err) {
+        if (err instanceof ModelNotConfiguredError)
+          throw new AppError('unprocessable', err.message);
+        throw err;
+      }
+    }
 
     if (request.projectId) {
       const condition =

@@ -12,6 +12,7 @@ import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '.
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../test/llm-server';
 import { hasStatus, sessionClient, waitingAt } from '../../test/teams/helpers';
 import { notifications } from '../db/schema';
+import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
 
 /**
  * The runtime through its HTTP API, on the internal test team: start, status, logs, feedback,
@@ -23,16 +24,18 @@ let llm: ScriptedLlmServer;
 
 beforeAll(async () => {
   llm = await startScriptedLlmServer();
-  t = await createTestApp({
-    AGENT_TEST_TEAM: '1',
-    AGENT_PHASE_TIMEOUT_SECONDS: '2',
-    AGENT_MAX_CONCURRENT_SESSIONS: '2',
-    AGENT_SESSION_TOKEN_BUDGET: '60',
-    AGENT_LEASE_SECONDS: '3',
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_MODEL: 'scripted-model',
-    OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
-  });
+  t = await createTestApp(
+    {
+      AGENT_PHASE_TIMEOUT_SECONDS: '2',
+      AGENT_MAX_CONCURRENT_SESSIONS: '2',
+      AGENT_SESSION_TOKEN_BUDGET: '60',
+      AGENT_LEASE_SECONDS: '3',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'scripted-model',
+      OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+    },
+    { extraTeams: [runtimeTestTeam] },
+  );
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL }
 import type { LogEntry, SessionStatus } from '../../common/agents';
 import type { Database } from '../db/connect';
 import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../db/schema/agents';
+import type { SessionFilter } from './types';
 
 /** Longest log line kept (characters); longer ones are cut with an ellipsis. */
 export const LOG_LINE_MAX = 4000;
@@ -11,14 +12,7 @@ export type SessionPatch = Partial<
   Omit<AgentSessionRow, 'id' | 'ownerId' | 'createdAt' | 'step' | 'logSeq'>
 >;
 
-export interface SessionFilter {
-  /** Undefined: every owner (admins). */
-  ownerId?: string;
-  teamId?: string;
-  agentId?: string;
-  status?: SessionStatus;
-  projectId?: string;
-}
+export type { SessionFilter } from './types';
 
 /** What may run inside withOwnerLock: writes bound to its transaction. */
 export interface OwnerLockedStore {

@@ -1,31 +1,17 @@
 import type { z } from 'zod';
 import type { FeedbackEntry, PhaseResult } from '../../common/agents';
-import type { Api, AppContext } from '../context';
+import type { Api } from '../platform/api';
+import type { ServiceHost, ServiceSpecs } from './kit/services';
+import type { Workspace } from './kit/workspace';
 import type { ModelHandle } from './llm/model-layer';
+import type { SessionService } from './service';
 
 /**
- * What a team is (ARCHITECTURE §6): an ordered list of phases. A phase is an async function of
- * a PhaseContext returning a JSON result its zod schema validates; it may end at a checkpoint
- * where the session waits for the owner's feedback.
- *
- * Team issues define their team in server/agents/teams/<team>/ and add it to
- * server/agents/teams/index.ts; the runtime does everything else (persistence, jobs, limits,
- * real-time updates, the generic and v2 APIs).
+ * What a team is to the runtime (ARCHITECTURE §6): an ordered list of phases, each an async
+ * function returning a JSON result its zod schema validates, some ending at a human checkpoint.
+ * These are the untyped shapes the runtime stores and runs; teams never write them by hand:
+ * they use the typed builder in server/agents/kit (defineTeam), which produces them.
  */
-
-/** The application services a phase may use (no HTTP, no agent runtime). */
-export type PhaseAppContext = Omit<AppContext, 'agents'>;
-
-/**
- * Connectors to the outside (server/sources) and computation engines (server/engines) given to
- * phases. Their modules add members by declaration merging:
- *   declare module '../agents/team' { interface PhaseSources { openalex: OpenAlexClient } }
- * and register a factory with `registerPhaseServices` (server/agents/services.ts).
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PhaseSources {}
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PhaseEngines {}
 
 export interface PhaseLog {
   /** Appends one line to the session log, after the work it describes is done. */
@@ -34,24 +20,28 @@ export interface PhaseLog {
   error(message: string): Promise<void>;
 }
 
-export interface PhaseContext<TInput = Record<string, unknown>, TConfig = Record<string, unknown>> {
-  session: {
-    id: string;
-    teamId: string;
-    agentId: string | null;
-    ownerId: string;
-    projectId: string | null;
-  };
-  /** The validated input and configuration the session was started with. */
-  input: TInput;
-  configuration: TConfig;
+export interface SessionInfo {
+  id: string;
+  teamId: string;
+  agentId: string | null;
+  ownerId: string;
+  projectId: string | null;
+}
+
+/** What the runner hands a phase; the kit turns it into the team's typed context. */
+export interface PhaseRuntimeContext {
+  session: SessionInfo;
+  /** The input and configuration the session was started with (validated then). */
+  input: Record<string, unknown>;
+  configuration: Record<string, unknown>;
   phase: { number: number; key: string; name: string; totalPhases: number };
   log: PhaseLog;
   /** Model calls for this user and session; aborted with the phase; usage recorded per call. */
   llm: ModelHandle;
-  sources: PhaseSources;
-  engines: PhaseEngines;
-  app: PhaseAppContext;
+  /** The project's data with the owner's current rights. */
+  workspace: Workspace;
+  /** This process's connectors and engines. */
+  services: ServiceHost;
   /** Results of the phases finished so far in this run, by phase key. */
   results: Record<string, unknown>;
   /** The same results in phase order, with names and times. */
@@ -64,25 +54,23 @@ export interface PhaseContext<TInput = Record<string, unknown>, TConfig = Record
   signal: AbortSignal;
 }
 
-export interface PhaseDefinition<
-  TResult = unknown,
-  TInput = Record<string, unknown>,
-  TConfig = Record<string, unknown>,
-> {
+export interface PhaseDefinition {
   /** Stable id of the phase within its team, e.g. 'search'. */
   key: string;
   name: string;
   description: string;
-  result: z.ZodType<TResult>;
+  result: z.ZodType;
   /** The phase ends at a human checkpoint. */
   checkpoint?: {
     title: string;
     /** What the checkpoint shows; defaults to the phase result. */
-    data?: (result: TResult, ctx: PhaseContext<TInput, TConfig>) => unknown;
+    data?: (result: unknown) => unknown;
   };
+  /** The phase cannot do its work without a language model (checked before a session starts). */
+  requiresModel: boolean;
   /** Overrides AGENT_PHASE_TIMEOUT_SECONDS for this phase. */
   timeoutSeconds?: number;
-  run(ctx: PhaseContext<TInput, TConfig>): Promise<TResult>;
+  run(ctx: PhaseRuntimeContext): Promise<unknown>;
 }
 
 /** An entry of the v2 agents registry: runs some or all of its team's phases. */
@@ -101,6 +89,23 @@ export interface TeamAvailability {
   reason?: string;
 }
 
+/** What a team's routes get besides the Fastify instance. */
+export interface TeamRouteDeps {
+  /** Session operations with the owner/admin checks inside. */
+  sessions: SessionService;
+  services: ServiceHost;
+  /** A workspace acting as a user on a project, for routes that touch the project's data. */
+  workspaceFor(userId: string, projectId: string | null): Workspace;
+  /** Which model a user's calls would use, or why none can be used. */
+  modelAvailability(userId: string): Promise<{ configured: boolean; hint?: string }>;
+}
+
+export interface TeamRoutes {
+  /** The spec's prefix, e.g. '/api/literature-team' or '/api/agents/data-team'. */
+  prefix: string;
+  register(app: Api, deps: TeamRouteDeps): Promise<void> | void;
+}
+
 export interface TeamDefinition {
   /** e.g. 'literature'; its subscription type is `${id}-team`. */
   id: string;
@@ -110,38 +115,14 @@ export interface TeamDefinition {
   configurationSchema?: z.ZodType<Record<string, unknown>>;
   phases: PhaseDefinition[];
   agents: AgentDefinition[];
+  /** The connectors and engines the team declares (built once per process). */
+  services: ServiceSpecs;
   /** The session's final outputs from the results; defaults to the last phase's result. */
   finalOutputs?(results: Record<string, unknown>): unknown;
   /** Whether the team can run here (e.g. its engine is installed). Registered means yes. */
-  availability?(app: PhaseAppContext): TeamAvailability;
+  availability?(services: ServiceHost): TeamAvailability;
   /** The in-app page a notification about a session links to. */
   link?(sessionId: string): string;
-  /** The team's own spec routes (thin adapters over runtime.sessions). */
-  registerRoutes?(app: Api, runtime: import('../context').AgentRuntime): Promise<void>;
-}
-
-/**
- * Types a phase against its result schema and the team's input and configuration types (the
- * runtime validates input with the team's schema before any phase runs).
- */
-export function definePhase<
-  TResult,
-  TInput = Record<string, unknown>,
-  TConfig = Record<string, unknown>,
->(phase: PhaseDefinition<TResult, TInput, TConfig>): PhaseDefinition {
-  return phase as unknown as PhaseDefinition;
-}
-
-export function defineTeam(team: TeamDefinition): TeamDefinition {
-  const keys = new Set<string>();
-  for (const p of team.phases) {
-    if (keys.has(p.key)) throw new Error(`Team ${team.id}: duplicate phase key ${p.key}`);
-    keys.add(p.key);
-  }
-  for (const a of team.agents) {
-    for (const k of a.phases ?? []) {
-      if (!keys.has(k)) throw new Error(`Team ${team.id}: agent ${a.id} names unknown phase ${k}`);
-    }
-  }
-  return team;
+  /** The team's own spec routes (thin adapters over the session service). */
+  routes?: TeamRoutes;
 }

@@ -11,6 +11,7 @@ import type {
 import { createTestApp, createUser, type TestApp } from '../../test/app';
 import { sessionClient, waitingAt } from '../../test/teams/helpers';
 import { connectWs, wsUrl, type TestSocket } from '../../test/teams/ws-client';
+import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
 
 /**
  * The real-time channel with real clients (the `ws` package) against a listening server:
@@ -23,11 +24,13 @@ let baseUrl: string;
 const open: TestSocket[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({
-    AGENT_TEST_TEAM: '1',
-    WS_HEARTBEAT_SECONDS: '2',
-    WS_MAX_BUFFERED_BYTES: '1048576',
-  });
+  t = await createTestApp(
+    {
+      WS_HEARTBEAT_SECONDS: '2',
+      WS_MAX_BUFFERED_BYTES: '1048576',
+    },
+    { extraTeams: [runtimeTestTeam] },
+  );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });

@@ -19,18 +19,23 @@ export interface RuntimeProcess {
   stop(): Promise<void>;
 }
 
+/** The product's entry points, each with the runtime's test team added (test/teams/). */
+const WITH_TEST_TEAM = {
+  'server/main.ts': 'test/teams/serve-with-test-team.ts',
+  'server/worker.ts': 'test/teams/worker-with-test-team.ts',
+} as const;
+
 export function spawnRuntimeProcess(
   entry: 'server/main.ts' | 'server/worker.ts',
   env: Record<string, string>,
 ): RuntimeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', WITH_TEST_TEAM[entry]], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? os.tmpdir(),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000',
-      AGENT_TEST_TEAM: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { TEST_TEAM_ID } from '../../common/agents';
-import { definePhase, defineTeam } from '../../server/agents/team';
+import { defineTeam } from '../../server/agents/kit';
 
 /**
- * The agent runtime's internal test team (registered only when AGENT_TEST_TEAM=1). Its phases
+ * The agent runtime's internal test team (registered only by the tests: createTestApp({}, { extraTeams }) and test/teams/serve-with-test-team.ts). Its phases
  * do small, deterministic work on the input so that tests can check what each phase saw: the
  * earlier results, every piece of feedback, the revision it re-ran for. The configuration makes
  * a phase slow, hang, fail, return an invalid result or call the model.
@@ -76,119 +76,118 @@ const finishResult = z.object({
   feedbackCount: z.number().int(),
 });
 
-export const runtimeTestTeam = defineTeam({
+const team = defineTeam({
   id: TEST_TEAM_ID,
   name: 'Runtime Test Team',
   description: 'Internal team that exercises the agent runtime in tests.',
-  inputSchema: testInputSchema,
-  configurationSchema: testConfigSchema,
+  input: testInputSchema,
+  configuration: testConfigSchema,
+  results: {
+    collect: collectResult,
+    analyse: analyseResult,
+    draft: draftResult,
+    finish: finishResult,
+  },
+});
+
+const collect = team.phase('collect', {
+  name: 'Collect',
+  description: 'Splits the topic into items.',
+  checkpoint: { title: 'Checkpoint 1: Items Review' },
+  async run(ctx) {
+    await common('collect', ctx);
+    const items = ctx.input.topic.split(/\s+/).filter(Boolean);
+    const feedbackSeen = ctx.feedback.map((f) => f.feedback);
+    if (ctx.revision) items.push(`revised: ${ctx.revision.feedback}`);
+    await ctx.log(`Collected ${items.length} items from the topic`);
+    if (ctx.configuration.invalidAt === 'collect') {
+      return { topic: ctx.input.topic, items: 'not a list' } as never;
+    }
+    return {
+      topic: ctx.input.topic,
+      items,
+      revision: ctx.feedback.filter((f) => f.phase === 1 && !f.approved).length,
+      feedbackSeen,
+      ...(ctx.configuration.padBytes ? { padding: 'x'.repeat(ctx.configuration.padBytes) } : {}),
+    };
+  },
+});
+
+const analyse = team.phase('analyse', {
+  name: 'Analyse',
+  description: 'Counts what the earlier phase collected.',
+  async run(ctx) {
+    await common('analyse', ctx);
+    const itemCount = ctx.optionalResultOf('collect')?.items.length ?? 0;
+    if (ctx.configuration.modelInAnalyse) {
+      const reply = await ctx.llm.generateText({
+        prompt: `Topic: ${ctx.input.topic}. Name one thing to analyse.`,
+      });
+      await ctx.log(`Model replied with ${reply.text.length} characters`);
+    }
+    await ctx.log(`Analysed ${itemCount} items`);
+    return {
+      itemCount,
+      earlierPhases: ctx.completedPhases,
+      feedbackCount: ctx.feedback.length,
+    };
+  },
+});
+
+const draft = team.phase('draft', {
+  name: 'Draft',
+  description: 'Writes a draft (with the model when configured).',
+  checkpoint: {
+    title: 'Checkpoint 2: Draft Review',
+    data: (result) => ({ draft: result.text }),
+  },
+  async run(ctx) {
+    await common('draft', ctx);
+    const feedbackSeen = ctx.feedback.map((f) => f.feedback);
+    const revision = ctx.feedback.filter((f) => f.phase === 3 && !f.approved).length;
+    if (ctx.configuration.useModel) {
+      let text = '';
+      const calls = ctx.configuration.modelCalls ?? 1;
+      for (let i = 0; i < calls; i++) {
+        const reply = await ctx.llm.generateText({
+          system: 'You write one-sentence research drafts.',
+          prompt:
+            `Topic: ${ctx.input.topic}` +
+            (ctx.revision ? `\nRevise according to this feedback: ${ctx.revision.feedback}` : ''),
+        });
+        text = reply.text;
+        await ctx.log(
+          `Model replied with ${reply.text.length} characters (${reply.usage.totalTokens} tokens)`,
+        );
+      }
+      return { text, fromModel: true, revision, feedbackSeen };
+    }
+    const text =
+      `Draft about ${ctx.input.topic}` +
+      (ctx.revision ? ` (revised: ${ctx.revision.feedback})` : '');
+    await ctx.log(`Wrote a draft of ${text.length} characters`);
+    return { text, fromModel: false, revision, feedbackSeen };
+  },
+});
+
+const finish = team.phase('finish', {
+  name: 'Finish',
+  description: 'Summarises the run.',
+  async run(ctx) {
+    await common('finish', ctx);
+    const earlierPhases = ctx.completedPhases;
+    await ctx.log(`Summarised ${earlierPhases.length} earlier phases`);
+    return {
+      summary: `${ctx.input.topic}: ${earlierPhases.length} phases, ${ctx.feedback.length} feedback`,
+      earlierPhases,
+      feedbackCount: ctx.feedback.length,
+    };
+  },
+});
+
+export const runtimeTestTeam = team.build({
+  phases: [collect, analyse, draft, finish],
   link: (sessionId) => `/app/runtime-test?session=${sessionId}`,
-  phases: [
-    definePhase<z.infer<typeof collectResult>, TestInput, TestConfig>({
-      key: 'collect',
-      name: 'Collect',
-      description: 'Splits the topic into items.',
-      result: collectResult,
-      checkpoint: { title: 'Checkpoint 1: Items Review' },
-      async run(ctx) {
-        await common('collect', ctx);
-        const items = ctx.input.topic.split(/\s+/).filter(Boolean);
-        const feedbackSeen = ctx.feedback.map((f) => f.feedback);
-        if (ctx.revision) items.push(`revised: ${ctx.revision.feedback}`);
-        await ctx.log(`Collected ${items.length} items from the topic`);
-        if (ctx.configuration.invalidAt === 'collect') {
-          return { topic: ctx.input.topic, items: 'not a list' } as never;
-        }
-        return {
-          topic: ctx.input.topic,
-          items,
-          revision: ctx.feedback.filter((f) => f.phase === 1 && !f.approved).length,
-          feedbackSeen,
-          ...(ctx.configuration.padBytes
-            ? { padding: 'x'.repeat(ctx.configuration.padBytes) }
-            : {}),
-        };
-      },
-    }),
-    definePhase<z.infer<typeof analyseResult>, TestInput, TestConfig>({
-      key: 'analyse',
-      name: 'Analyse',
-      description: 'Counts what the earlier phase collected.',
-      result: analyseResult,
-      async run(ctx) {
-        await common('analyse', ctx);
-        const collected = ctx.results.collect as z.infer<typeof collectResult> | undefined;
-        const itemCount = collected?.items.length ?? 0;
-        if (ctx.configuration.modelInAnalyse) {
-          const reply = await ctx.llm.generateText({
-            prompt: `Topic: ${ctx.input.topic}. Name one thing to analyse.`,
-          });
-          await ctx.log(`Model replied with ${reply.text.length} characters`);
-        }
-        await ctx.log(`Analysed ${itemCount} items`);
-        return {
-          itemCount,
-          earlierPhases: Object.keys(ctx.results),
-          feedbackCount: ctx.feedback.length,
-        };
-      },
-    }),
-    definePhase<z.infer<typeof draftResult>, TestInput, TestConfig>({
-      key: 'draft',
-      name: 'Draft',
-      description: 'Writes a draft (with the model when configured).',
-      result: draftResult,
-      checkpoint: {
-        title: 'Checkpoint 2: Draft Review',
-        data: (result) => ({ draft: result.text }),
-      },
-      async run(ctx) {
-        await common('draft', ctx);
-        const feedbackSeen = ctx.feedback.map((f) => f.feedback);
-        const revision = ctx.feedback.filter((f) => f.phase === 3 && !f.approved).length;
-        if (ctx.configuration.useModel) {
-          let text = '';
-          const calls = ctx.configuration.modelCalls ?? 1;
-          for (let i = 0; i < calls; i++) {
-            const reply = await ctx.llm.generateText({
-              system: 'You write one-sentence research drafts.',
-              prompt:
-                `Topic: ${ctx.input.topic}` +
-                (ctx.revision
-                  ? `\nRevise according to this feedback: ${ctx.revision.feedback}`
-                  : ''),
-            });
-            text = reply.text;
-            await ctx.log(
-              `Model replied with ${reply.text.length} characters (${reply.usage.totalTokens} tokens)`,
-            );
-          }
-          return { text, fromModel: true, revision, feedbackSeen };
-        }
-        const text =
-          `Draft about ${ctx.input.topic}` +
-          (ctx.revision ? ` (revised: ${ctx.revision.feedback})` : '');
-        await ctx.log(`Wrote a draft of ${text.length} characters`);
-        return { text, fromModel: false, revision, feedbackSeen };
-      },
-    }),
-    definePhase<z.infer<typeof finishResult>, TestInput, TestConfig>({
-      key: 'finish',
-      name: 'Finish',
-      description: 'Summarises the run.',
-      result: finishResult,
-      async run(ctx) {
-        await common('finish', ctx);
-        const earlierPhases = Object.keys(ctx.results);
-        await ctx.log(`Summarised ${earlierPhases.length} earlier phases`);
-        return {
-          summary: `${ctx.input.topic}: ${earlierPhases.length} phases, ${ctx.feedback.length} feedback`,
-          earlierPhases,
-          feedbackCount: ctx.feedback.length,
-        };
-      },
-    }),
-  ],
   agents: [
     {
       id: 'runtime-test-workflow',
@@ -203,7 +202,7 @@ export const runtimeTestTeam = defineTeam({
     },
   ],
   finalOutputs: (results) => ({
-    summary: (results.finish as { summary?: string } | undefined)?.summary ?? null,
+    summary: results.finish?.summary ?? null,
     results,
   }),
 });

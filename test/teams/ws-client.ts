@@ -21,8 +21,19 @@ export function wsUrl(baseUrl: string, token?: string): string {
   return url.toString();
 }
 
-export async function connectWs(baseUrl: string, token: string): Promise<TestSocket> {
-  const socket = new WebSocket(wsUrl(baseUrl, token));
+/**
+ * Opens /ws with the access token in ?token= (what browsers do) or, with `via: 'header'`, in the
+ * Authorization header (what other clients may do).
+ */
+export async function connectWs(
+  baseUrl: string,
+  token: string,
+  opts: { via?: 'query' | 'header' } = {},
+): Promise<TestSocket> {
+  const socket =
+    opts.via === 'header'
+      ? new WebSocket(wsUrl(baseUrl), { headers: { authorization: `Bearer ${token}` } })
+      : new WebSocket(wsUrl(baseUrl, token));
   const messages: WsServerMessage[] = [];
   const listeners = new Set<() => void>();
   socket.on('message', (data) => {

@@ -1,3 +1,6 @@
+import { TEAM_MANIFESTS } from '../teams';
+import { teamHref } from '../teams/manifest';
+
 /**
  * The shell's navigation (platform.md §2): sections, their items and badges, and the labels the
  * breadcrumbs use for each path segment.
@@ -38,11 +41,11 @@ export const NAV_SECTIONS: NavSection[] = [
     title: 'AI Research Teams',
     defaultOpen: true,
     items: [
-      { label: 'Ideation', to: '/app/ideation-team' },
-      { label: 'Literature', to: '/app/literature-team' },
-      { label: 'Data', to: '/app/data-team', badge: 'New' },
-      { label: 'Model', to: '/app/model-team', badge: 'New' },
-      { label: 'Code', to: '/app/code-team', badge: 'New' },
+      ...TEAM_MANIFESTS.map((m) => ({
+        label: m.label,
+        to: teamHref(m),
+        ...(m.badge ? { badge: m.badge } : {}),
+      })),
       { label: 'Customized Workflow', to: '/app/agent-workflow', badge: 'Beta' },
     ],
   },
@@ -71,11 +74,7 @@ const SEGMENT_LABELS: Record<string, { label: string; to?: string }> = {
   'data-explorer': { label: 'Data Explorer' },
   'project-manager': { label: 'Project Manager' },
   projects: { label: 'Projects', to: '/app/project-manager' },
-  'ideation-team': { label: 'Ideation Team' },
-  'literature-team': { label: 'Literature Team' },
-  'data-team': { label: 'Data Team' },
-  'model-team': { label: 'Model Team' },
-  'code-team': { label: 'Code Team' },
+  ...Object.fromEntries(TEAM_MANIFESTS.map((m) => [m.route, { label: `${m.label} Team` }])),
   documentation: { label: 'Documentation' },
   settings: { label: 'Settings' },
 };

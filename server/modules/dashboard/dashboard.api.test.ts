@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestApp } from '../../../test/app';
 import { agentSessionLogs, agentSessions } from '../../db/schema';
-import { client, type Client } from '../projects/testing';
+import { client, type Client } from '../../../test/client';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
-import { client, type Client } from '../projects/testing';
+import { client, type Client } from '../../../test/client';
 import { saveSessionDocument } from './service';
 
 let t: TestApp;

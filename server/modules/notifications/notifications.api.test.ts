@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestApp } from '../../../test/app';
-import { client } from '../projects/testing';
+import { client } from '../../../test/client';
 
 let t: TestApp;
 beforeAll(async () => {

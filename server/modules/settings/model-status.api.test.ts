@@ -8,7 +8,7 @@ import {
 import { createTestApp, createUser, type TestApp } from '../../../test/app';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { llmCalls } from '../../db/schema';
-import { client, type Client } from '../projects/testing';
+import { client, type Client } from '../../../test/client';
 import { TEST_CALL } from './model-status';
 
 /**

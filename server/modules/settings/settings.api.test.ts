@@ -9,7 +9,7 @@ import {
   type TestApp,
 } from '../../../test/app';
 import { userSettings, users } from '../../db/schema';
-import { client, type Client } from '../projects/testing';
+import { client, type Client } from '../../../test/client';
 import { createUserLlmSettingsLoader } from './llm-settings';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { healthSchema, versionInfoSchema } from '../../../common/api';
-import { TEAMS } from '../../../common/constants';
+import { teamMaturity, TEAMS } from '../../../common/constants';
 import type { Api, AppContext } from '../../context';
 import { pingDatabase } from '../../db/connect';
 import { serverLlmAvailability } from '../../agents/llm/server-config';
@@ -69,7 +69,7 @@ export function systemRoutes(app: Api, ctx: AppContext) {
         teams: TEAMS.map((t) => ({
           id: t.id,
           name: t.name,
-          maturity: t.maturity,
+          maturity: teamMaturity(t.id, ctx.agents.isTeamAvailable(t.id)),
           available: ctx.agents.isTeamAvailable(t.id),
         })),
         llm: serverLlmAvailability(ctx.config),

@@ -1,11 +1,8 @@
 import type SvgIcon from '@mui/material/SvgIcon';
+import { TEAM_MANIFESTS } from '../../teams';
+import { teamHref } from '../../teams/manifest';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
-import LightbulbOutlined from '@mui/icons-material/LightbulbOutlined';
-import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
-import StorageOutlined from '@mui/icons-material/StorageOutlined';
-import FunctionsOutlined from '@mui/icons-material/FunctionsOutlined';
-import CodeOutlined from '@mui/icons-material/CodeOutlined';
 import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import TravelExploreOutlined from '@mui/icons-material/TravelExploreOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
@@ -15,11 +12,7 @@ import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 export const NAV_ICONS: Record<string, typeof SvgIcon> = {
   '/app': DashboardOutlined,
   '/app/project-manager': FolderOutlined,
-  '/app/ideation-team': LightbulbOutlined,
-  '/app/literature-team': MenuBookOutlined,
-  '/app/data-team': StorageOutlined,
-  '/app/model-team': FunctionsOutlined,
-  '/app/code-team': CodeOutlined,
+  ...Object.fromEntries(TEAM_MANIFESTS.map((m) => [teamHref(m), m.icon])),
   '/app/agent-workflow': AccountTreeOutlined,
   '/app/data-explorer': TravelExploreOutlined,
   '/app/documentation': DescriptionOutlined,

@@ -25,3 +25,4 @@ export {
   type TeamSessionEndpoints,
 } from './endpoints';
 export { snapshotOfSession, type LogLine, type SessionSnapshot } from './sessionState';
+export { ModelRequiredNotice } from './ModelRequiredNotice';

@@ -6,43 +6,52 @@ import Chip, { type ChipProps } from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import LightbulbOutlinedIcon from '@mui/icons-material/LightbulbOutlined';
-import MenuBookOutlinedIcon from '@mui/icons-material/MenuBookOutlined';
-import TableChartOutlinedIcon from '@mui/icons-material/TableChartOutlined';
-import FunctionsOutlinedIcon from '@mui/icons-material/FunctionsOutlined';
-import CodeOutlinedIcon from '@mui/icons-material/CodeOutlined';
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
-import type { ReactNode } from 'react';
-import { TEAMS, type TeamId } from '../../../../common/constants';
-import { teamPath } from '../shared/teams';
+import type SvgIcon from '@mui/material/SvgIcon';
+import { teamMaturity, type TeamMaturity } from '../../../../common/constants';
+import { useAgentTeams } from '../../../api/queries/agents';
 import { SectionCard } from '../../../components/SectionCard';
+import { TEAM_MANIFESTS } from '../../../teams';
+import { teamHref } from '../../../teams/manifest';
 
-const TEAM_DETAILS: Record<TeamId, { icon: ReactNode; blurb: string }> = {
-  ideation: {
-    icon: <LightbulbOutlinedIcon />,
-    blurb: 'Turn a topic into research questions, hypotheses and a plan.',
-  },
-  literature: {
-    icon: <MenuBookOutlinedIcon />,
-    blurb: 'Search the literature, map gaps and trends, draft a review.',
-  },
-  data: { icon: <TableChartOutlinedIcon />, blurb: 'Fetch, profile and clean economic data.' },
-  model: { icon: <FunctionsOutlinedIcon />, blurb: 'Build, calibrate and solve economic models.' },
-  code: { icon: <CodeOutlinedIcon />, blurb: 'Generate and run reproducible analysis code.' },
-  customized: {
-    icon: <AccountTreeOutlinedIcon />,
-    blurb: 'Chain teams into your own research workflow.',
-  },
-};
-
-const MATURITY_COLORS: Record<string, ChipProps['color']> = {
+const MATURITY_COLORS: Record<TeamMaturity, ChipProps['color']> = {
   ready: 'success',
   'coming soon': 'default',
   'in development': 'warning',
 };
 
-/** The AI Research Teams launcher: one card per team with its maturity label (common TEAMS). */
+interface LauncherEntry {
+  id: string;
+  name: string;
+  to: string;
+  icon: typeof SvgIcon;
+  blurb: string;
+}
+
+const ENTRIES: LauncherEntry[] = [
+  ...TEAM_MANIFESTS.map((m) => ({
+    id: m.id,
+    name: m.name,
+    to: teamHref(m),
+    icon: m.icon,
+    blurb: m.description,
+  })),
+  {
+    id: 'customized',
+    name: 'Customized Workflow',
+    to: '/app/agent-workflow',
+    icon: AccountTreeOutlinedIcon,
+    blurb: 'Chain teams into your own research workflow.',
+  },
+];
+
+/**
+ * The AI Research Teams launcher: one card per team manifest. A team is 'ready' when this server
+ * registers it and it can run here (GET /api/agents/teams), else 'coming soon'.
+ */
 export function TeamsLauncher() {
+  const teams = useAgentTeams();
+  const available = new Set((teams.data?.teams ?? []).filter((t) => t.available).map((t) => t.id));
   return (
     <SectionCard
       fillHeight
@@ -50,20 +59,21 @@ export function TeamsLauncher() {
       subtitle="Start a team of agents on your research"
     >
       <Grid container spacing={1.5}>
-        {TEAMS.map((team) => {
-          const details = TEAM_DETAILS[team.id];
+        {ENTRIES.map((team) => {
+          const maturity = teamMaturity(team.id, available.has(team.id));
+          const Icon = team.icon;
           return (
             <Grid key={team.id} size={{ xs: 12, sm: 6, lg: 4 }}>
               <Card sx={{ height: '100%' }}>
                 <CardActionArea
                   component={RouterLink}
-                  to={teamPath(team.id)}
+                  to={team.to}
                   sx={{ height: '100%', alignItems: 'stretch' }}
                 >
                   <CardContent>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
                       <Stack aria-hidden sx={{ color: 'primary.main' }}>
-                        {details.icon}
+                        <Icon />
                       </Stack>
                       <Typography
                         variant="subtitle1"
@@ -72,15 +82,17 @@ export function TeamsLauncher() {
                       >
                         {team.name}
                       </Typography>
-                      <Chip
-                        size="small"
-                        label={team.maturity}
-                        color={MATURITY_COLORS[team.maturity]}
-                        variant={team.maturity === 'ready' ? 'filled' : 'outlined'}
-                      />
+                      {teams.isSuccess && (
+                        <Chip
+                          size="small"
+                          label={maturity}
+                          color={MATURITY_COLORS[maturity]}
+                          variant={maturity === 'ready' ? 'filled' : 'outlined'}
+                        />
+                      )}
                     </Stack>
                     <Typography variant="body2" color="text.secondary">
-                      {details.blurb}
+                      {team.blurb}
                     </Typography>
                   </CardContent>
                 </CardActionArea>

@@ -1,7 +1,7 @@
-import type { Api } from '../../context';
-import { bearer } from '../../../test/app';
+import type { Api } from '../server/context';
+import { bearer } from './app';
 
-/** Small request helpers for this module family's API tests. */
+/** The general API test client: one call shape (status, JSON body, raw reply) over inject(). */
 export function client(app: Api, token: string) {
   const call = async (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',

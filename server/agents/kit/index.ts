@@ -1,0 +1,21 @@
+/**
+ * The team kit: everything a team folder imports from the runtime (docs/architecture.md,
+ * "Adding a team"). Teams import from here, never from the runtime's other files.
+ */
+export {
+  defineTeam,
+  StoredDataError,
+  type PhaseContext,
+  type PhaseSpec,
+  type ResultsOf,
+  type TeamBuilder,
+  type TeamPhase,
+  type TeamRouteKit,
+} from './define-team';
+export { defineService, type ServiceDeps, type ServiceSpec, type ServicesOf } from './services';
+export { envBoolean, envOptionalString, type EnvFragment } from './env';
+export type { Workspace } from './workspace';
+export { teamActor } from './route-helpers';
+export type { PhaseLog, SessionInfo, TeamAvailability, TeamDefinition } from '../team';
+export type { SessionActor, SessionService } from '../types';
+export type { Api } from '../../platform/api';

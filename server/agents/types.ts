@@ -1,0 +1,100 @@
+import type {
+  AgentControlAction,
+  AgentSession,
+  LogEntry,
+  SessionStatus,
+} from '../../common/agents';
+import type { UserRole } from '../../common/constants';
+import type { Api } from '../platform/api';
+import type { ModelLayer } from './llm/model-layer';
+
+/**
+ * The agent runtime's public types, in a file that imports no implementation: the rest of the
+ * server (context.ts, modules) and the teams depend on these, never on service.ts or core.ts,
+ * so there is no import cycle between the application context and the runtime.
+ */
+
+/** Filters of a session list. */
+export interface SessionFilter {
+  ownerId?: string;
+  teamId?: string;
+  agentId?: string;
+  status?: SessionStatus;
+  projectId?: string;
+}
+
+/** Who acts on a session. Only the owner and admins can see or drive one. */
+export interface SessionActor {
+  id: string;
+  role: UserRole;
+}
+
+export interface StartSessionInput {
+  teamId: string;
+  /** A v2 agent of that team; runs the agent's phases. */
+  agentId?: string;
+  input?: Record<string, unknown>;
+  configuration?: Record<string, unknown>;
+  projectId?: string;
+  /** Start an existing own session again (it must be idle after a reset). */
+  sessionId?: string;
+}
+
+export interface LogsPage {
+  entries: LogEntry[];
+  logs: string[];
+  cursor: number;
+  hasMore: boolean;
+}
+
+export interface ListPage {
+  limit: number;
+  offset: number;
+}
+
+/** The session operations team adapters and the generic and v2 routes share. */
+export interface SessionService {
+  start(actor: SessionActor, request: StartSessionInput): Promise<AgentSession>;
+  get(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  logs(
+    actor: SessionActor,
+    sessionId: string,
+    opts?: { after?: number; limit?: number },
+  ): Promise<LogsPage>;
+  list(
+    actor: SessionActor,
+    filter: Omit<SessionFilter, 'ownerId'>,
+    page: ListPage,
+  ): Promise<{ sessions: AgentSession[]; total: number }>;
+  feedback(actor: SessionActor, sessionId: string, feedback: string): Promise<AgentSession>;
+  reset(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  cancel(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  pause(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  resume(actor: SessionActor, sessionId: string): Promise<AgentSession>;
+  control(
+    actor: SessionActor,
+    sessionId: string,
+    action: AgentControlAction,
+  ): Promise<AgentSession>;
+  /** True when the actor may see the session (owner or admin). */
+  canSee(actor: SessionActor, sessionId: string): Promise<boolean>;
+}
+
+/**
+ * The agent runtime as the rest of the server sees it (server/agents provides it): the job
+ * queue's state, which teams can run, its routes and WebSocket channel, and a clean stop.
+ */
+export interface AgentRuntime {
+  queueState(): 'up' | 'down' | 'not-started';
+  isTeamAvailable(teamId: string): boolean;
+  /** Registers the runtime's HTTP routes, the teams' routes and the /ws channel. */
+  registerRoutes(app: Api): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * Session operations with the owner/admin checks inside (404 for others' sessions): what each
+   * team's spec routes (e.g. /api/literature-team/start) call as thin adapters.
+   */
+  sessions: SessionService;
+  /** The model layer every model call goes through (usage recorded per call). */
+  models: ModelLayer;
+}

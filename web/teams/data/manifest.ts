@@ -1,0 +1,14 @@
+import { lazy } from 'react';
+import StorageOutlined from '@mui/icons-material/StorageOutlined';
+import type { TeamManifest } from '../manifest';
+
+export const dataManifest: TeamManifest = {
+  id: 'data',
+  route: 'data-team',
+  label: 'Data',
+  name: 'Data',
+  icon: StorageOutlined,
+  badge: 'New',
+  description: 'Fetch, profile and analyse economic data.',
+  Screen: lazy(() => import('./DataTeamPage')),
+};
