@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import {
+  DuckDBInstance,
+  DuckDBTypeId,
+  type DuckDBConnection,
+  type DuckDBResultReader,
+} from '@duckdb/node-api';
+
+/**
+ * The DuckDB database the profiling engine computes in: one in-memory instance per engine,
+ * opened on first use. Files are never loaded into the Node heap: DuckDB reads CSV, JSON and
+ * Parquet itself, spills to `tempDirectory` past `memoryLimit`, and only aggregates (or pages
+ * of rows) come back to JavaScript.
+ */
+
+export interface DuckDbOptions {
+  /** Worker threads for DuckDB; defaults to the machine's cores. */
+  threads?: number;
+  /** DuckDB's memory cap, e.g. '1GB'; past it, operators spill to tempDirectory. */
+  memoryLimit?: string;
+  /** Where DuckDB spills; defaults to the OS temp directory. */
+  tempDirectory?: string;
+}
+
+/** A plain JSON value as read from a result. */
+export type Cell = string | number | boolean | null | Cell[] | { [key: string]: Cell };
+export type Row = Record<string, Cell>;
+
+export interface DuckDb {
+  /** Runs `fn` on a fresh connection (temp views are private to it) and closes it after. */
+  withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+export function createDuckDb(options: DuckDbOptions = {}): DuckDb {
+  let instance: Promise<DuckDBInstance> | null = null;
+  const open = () => {
+    if (!instance) {
+      const tempDirectory = options.tempDirectory ?? `${os.tmpdir()}/econagents-duckdb`;
+      mkdirSync(tempDirectory, { recursive: true });
+      instance = DuckDBInstance.create(':memory:', {
+        threads: String(options.threads ?? Math.max(1, os.availableParallelism())),
+        memory_limit: options.memoryLimit ?? '1GB',
+        temp_directory: tempDirectory,
+        // No network: the extensions we use (json, parquet) are built in.
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+    }
+    return instance;
+  };
+  return {
+    async withConnection(fn) {
+      const db = await open();
+      const conn = await db.connect();
+      try {
+        return await fn(conn);
+      } finally {
+        conn.closeSync();
+      }
+    },
+    close() {
+      if (!instance) return;
+      const pending = instance;
+      instance = null;
+      void pending.then((db) => db.closeSync()).catch(() => undefined);
+    },
+  };
+}
+
+const INTEGER_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+const FLOAT_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.DECIMAL,
+]);
+
+/**
+ * One JSON-ready cell: integers as numbers while they are exact, decimals as numbers, NaN and
+ * infinities as null (JSON has no spelling for them), dates and timestamps as ISO-like text.
+ */
+function toCell(value: unknown, typeId: DuckDBTypeId): Cell {
+  if (value === null || value === undefined) return null;
+  if (INTEGER_TYPES.has(typeId) || FLOAT_TYPES.has(typeId)) {
+    const n = typeof value === 'string' ? Number(value) : Number(value);
+    if (!Number.isFinite(n)) return null;
+    if (INTEGER_TYPES.has(typeId) && !Number.isSafeInteger(n)) return String(value);
+    return n;
+  }
+  return value as Cell;
+}
+
+/** Rows of a finished result as objects of JSON-ready cells. */
+export function readRows(reader: DuckDBResultReader): Row[] {
+  const names = reader.deduplicatedColumnNames();
+  const typeIds = names.map((_, i) => reader.columnTypeId(i));
+  return reader.getRowsJson().map((values) => {
+    const row: Row = {};
+    values.forEach((v, i) => {
+      row[names[i]!] = toCell(v, typeIds[i]!);
+    });
+    return row;
+  });
+}
+
+/** Runs one statement and returns its (small) result as rows. */
+export async function queryRows(conn: DuckDBConnection, sql: string): Promise<Row[]> {
+  return readRows(await conn.runAndReadAll(sql));
+}
+
+/** The first row of a statement that returns one. */
+export async function queryOne(conn: DuckDBConnection, sql: string): Promise<Row> {
+  const rows = await queryRows(conn, sql);
+  const [first] = rows;
+  if (!first) throw new Error('query returned no rows');
+  return first;
+}
+
+/** A number from a cell (numbers stored as text included), or null. */
+export function toNumber(cell: Cell | undefined): number | null {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
+  if (typeof cell === 'string' && cell.trim() !== '') {
+    const n = Number(cell);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}

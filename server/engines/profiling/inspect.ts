@@ -1,0 +1,542 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import path from 'node:path';
+import { DataError } from './errors';
+
+/**
+ * Content checks for a data file before DuckDB reads it: the type by content as well as by
+ * name, empty files, encodings other than UTF-8, ragged CSV rows and JSON that is not a list of
+ * records. The file is read once as a stream of chunks (never whole into memory), and every
+ * refusal names the line and what to do.
+ */
+
+export type DataFormat = 'csv' | 'json';
+export type JsonLayout = 'array' | 'ndjson';
+export type CsvDelimiter = ',' | ';' | '\t' | '|';
+
+export interface FileCheck {
+  format: DataFormat;
+  /** JSON only: an array of records or newline-delimited records. */
+  jsonLayout?: JsonLayout;
+  /** CSV only. */
+  delimiter?: CsvDelimiter;
+  /** CSV only: the header's field names as written (blank names included). */
+  header?: string[];
+  /** Data records found (CSV rows after the header, JSON records). */
+  records: number;
+  bytes: number;
+}
+
+export const MAX_COLUMNS = 2000;
+const HEAD_BYTES = 64 * 1024;
+const MAX_HEADER_BYTES = 1 << 20;
+
+/** The format a file name promises, or null when the name has another extension. */
+export function formatFromName(fileName: string): DataFormat | null {
+  const ext = path.extname(fileName).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.json') return 'json';
+  return null;
+}
+
+const SIGNATURES: { bytes: number[]; what: string }[] = [
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (or an Excel .xlsx workbook)' },
+  { bytes: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel/Office document' },
+  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
+  { bytes: [0x1f, 0x8b], what: 'a gzip-compressed file' },
+  { bytes: [0x50, 0x41, 0x52, 0x31], what: 'a Parquet file' },
+  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], what: 'an SQLite database' },
+];
+
+const startsWith = (head: Buffer, bytes: number[]) =>
+  head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
+
+/**
+ * What the first bytes say: csv or json, or a DataError for binary, UTF-16 and empty content.
+ * `head` is the file's first bytes (up to 64 KB).
+ */
+export function formatFromContent(head: Buffer): DataFormat {
+  if (startsWith(head, [0xff, 0xfe]) || startsWith(head, [0xfe, 0xff])) {
+    throw new DataError(
+      'encoding',
+      'The file is encoded as UTF-16. Save it as UTF-8 (in Excel: "CSV UTF-8") and upload it again.',
+    );
+  }
+  for (const sig of SIGNATURES) {
+    if (startsWith(head, sig.bytes)) {
+      throw new DataError(
+        'unsupported_type',
+        `The file is ${sig.what}, not CSV or JSON text. Export the data as .csv or .json.`,
+      );
+    }
+  }
+  if (head.includes(0)) {
+    throw new DataError(
+      'unsupported_type',
+      'The file holds binary data (NUL bytes), not CSV or JSON text. Export the data as .csv or .json.',
+    );
+  }
+  const first = firstSignificantByte(head);
+  if (first === null) throw new DataError('empty', 'The file is empty.');
+  return first === 0x5b || first === 0x7b ? 'json' : 'csv';
+}
+
+function firstSignificantByte(buf: Buffer): number | null {
+  let i = startsWith(buf, [0xef, 0xbb, 0xbf]) ? 3 : 0;
+  for (; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return b;
+  }
+  return null;
+}
+
+/**
+ * Checks a data file and describes it. `fileName` is the name the user gave (its extension must
+ * be .csv or .json and agree with the content); pass `expected` to skip the name rule for files
+ * the server made itself.
+ */
+export async function checkDataFile(
+  filePath: string,
+  fileName: string,
+  expected?: DataFormat,
+): Promise<FileCheck> {
+  const byName = expected ?? formatFromName(fileName);
+  if (!byName) {
+    throw new DataError(
+      'unsupported_type',
+      `Only .csv and .json files are accepted (got "${path.basename(fileName)}").`,
+    );
+  }
+  const { size } = await stat(filePath);
+  if (size === 0) throw new DataError('empty', 'The file is empty.');
+  const head = await readHead(filePath, HEAD_BYTES);
+  const byContent = formatFromContent(head);
+  if (byContent !== byName) {
+    throw new DataError(
+      'type_mismatch',
+      byName === 'csv'
+        ? 'The file is named .csv but holds JSON. Rename it to .json or export it as CSV.'
+        : 'The file is named .json but does not hold JSON (it looks like CSV text). Rename it to .csv or export it as JSON.',
+    );
+  }
+  const scanner = byContent === 'csv' ? new CsvScanner(head) : new JsonScanner();
+  await scanFile(filePath, scanner);
+  return { ...scanner.finish(), bytes: size };
+}
+
+async function readHead(filePath: string, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of createReadStream(filePath, { start: 0, end: bytes - 1 })) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+interface Scanner {
+  /** Takes the next bytes; throws DataError at the first problem. */
+  push(chunk: Buffer): void;
+  finish(): Omit<FileCheck, 'bytes'>;
+}
+
+/** Streams the file through the UTF-8 check and the scanner. */
+async function scanFile(filePath: string, scanner: Scanner): Promise<void> {
+  const utf8 = new Utf8Check();
+  let first = true;
+  for await (const raw of createReadStream(filePath, { highWaterMark: 1 << 20 })) {
+    let chunk = raw as Buffer;
+    if (first) {
+      first = false;
+      if (startsWith(chunk, [0xef, 0xbb, 0xbf])) chunk = chunk.subarray(3);
+    }
+    utf8.push(chunk);
+    scanner.push(chunk);
+  }
+  utf8.finish();
+}
+
+/**
+ * UTF-8 validity across chunk boundaries. The fast path is Node's native check on whole
+ * chunks; only a failing chunk is walked byte by byte to name the line of the bad byte.
+ */
+class Utf8Check {
+  private carry = Buffer.alloc(0);
+  private lines = 1;
+
+  push(chunk: Buffer): void {
+    const buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    // Hold back an incomplete sequence at the end for the next chunk.
+    const cut = completeLength(buf);
+    const whole = buf.subarray(0, cut);
+    if (!isUtf8(whole)) this.fail(whole);
+    this.lines += countNewlines(whole);
+    this.carry = Buffer.from(buf.subarray(cut));
+  }
+
+  finish(): void {
+    if (this.carry.length > 0) this.fail(this.carry);
+  }
+
+  private fail(buf: Buffer): never {
+    const bad = firstInvalidUtf8(buf);
+    const line = this.lines + countNewlines(buf.subarray(0, bad));
+    throw new DataError(
+      'encoding',
+      `The file is not valid UTF-8 (first bad byte 0x${buf[bad]!.toString(16).padStart(
+        2,
+        '0',
+      )} on line ${line}). Save it as UTF-8 and upload it again.`,
+    );
+  }
+}
+
+function countNewlines(buf: Buffer): number {
+  let n = 0;
+  let i = buf.indexOf(0x0a);
+  while (i !== -1) {
+    n++;
+    i = buf.indexOf(0x0a, i + 1);
+  }
+  return n;
+}
+
+/** Length of `buf` without a trailing incomplete (but so far valid-looking) UTF-8 sequence. */
+function completeLength(buf: Buffer): number {
+  const n = buf.length;
+  for (let back = 1; back <= 3 && back <= n; back++) {
+    const b = buf[n - back]!;
+    if ((b & 0xc0) !== 0x80) {
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      return need > back ? n - back : n;
+    }
+  }
+  return n;
+}
+
+/** Index of the first byte that starts an invalid UTF-8 sequence. */
+function firstInvalidUtf8(buf: Buffer): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i]!;
+    let len: number;
+    if (b < 0x80) len = 1;
+    else if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) len = 3;
+    else if (b >= 0xf0 && b <= 0xf4) len = 4;
+    else return i;
+    if (i + len > buf.length) return i;
+    if (!isUtf8(buf.subarray(i, i + len))) return i;
+    i += len;
+  }
+  return Math.max(0, buf.length - 1);
+}
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+const DELIMITERS: CsvDelimiter[] = [',', ';', '\t', '|'];
+
+/** The delimiter of a CSV file: the candidate found most often, outside quotes, in the header. */
+export function detectDelimiter(head: Buffer): CsvDelimiter {
+  let start = startsWith(head, [0xef, 0xbb, 0xbf]) ? 3 : 0;
+  while (start < head.length && (head[start] === LF || head[start] === CR)) start++;
+  const counts = new Map<number, number>();
+  let inQuotes = false;
+  for (let i = start; i < head.length; i++) {
+    const b = head[i]!;
+    if (b === QUOTE) inQuotes = !inQuotes;
+    else if (!inQuotes && (b === LF || b === CR)) break;
+    else if (!inQuotes) counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  let best: CsvDelimiter = ',';
+  let bestCount = 0;
+  for (const d of DELIMITERS) {
+    const c = counts.get(d.charCodeAt(0)) ?? 0;
+    if (c > bestCount) {
+      best = d;
+      bestCount = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * Counts the fields of every CSV record (RFC 4180 quoting: a quote opens a quoted section only
+ * at the start of a field, and "" inside one is a literal quote) and refuses the first record
+ * whose count differs from the header's. Blank lines are skipped, as DuckDB skips them.
+ */
+class CsvScanner implements Scanner {
+  private readonly delim: number;
+  readonly delimiter: CsvDelimiter;
+  private header: string[] | null = null;
+  private headerBytes: number[] = [];
+  private headerFields: string[] = [];
+  private fields = 0;
+  private fieldStart = true;
+  private inQuotes = false;
+  private quoteSeen = false;
+  private lineHasContent = false;
+  private line = 1;
+  private recordLine = 1;
+  private quoteOpenedLine = 0;
+  private records = 0;
+  private prevCr = false;
+
+  constructor(head: Buffer) {
+    this.delimiter = detectDelimiter(head);
+    this.delim = this.delimiter.charCodeAt(0);
+  }
+
+  push(chunk: Buffer): void {
+    const d = this.delim;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (this.header === null) {
+        this.headerBytes.push(b);
+        if (this.headerBytes.length > MAX_HEADER_BYTES) {
+          throw new DataError(
+            'malformed',
+            'The first line (the header) is longer than 1 MB; this does not look like a CSV file.',
+          );
+        }
+      }
+      if (this.inQuotes) {
+        if (b === QUOTE) {
+          this.inQuotes = false;
+          this.quoteSeen = true;
+        } else if (b === LF) this.line++;
+        continue;
+      }
+      if (b === LF || b === CR) {
+        // \r\n counts once; a lone \r ends a record too (old Mac files).
+        if (b === LF && this.prevCr) {
+          this.prevCr = false;
+          continue;
+        }
+        this.prevCr = b === CR;
+        this.endRecord();
+        this.line++;
+        continue;
+      }
+      this.prevCr = false;
+      if (b === QUOTE) {
+        if (this.fieldStart) {
+          this.inQuotes = true;
+          this.quoteOpenedLine = this.line;
+        } else if (this.quoteSeen) {
+          // "" inside a quoted field: the second quote re-opens it.
+          this.inQuotes = true;
+        }
+        this.fieldStart = false;
+        this.lineHasContent = true;
+        continue;
+      }
+      this.quoteSeen = false;
+      if (b === d) {
+        this.fields++;
+        this.fieldStart = true;
+        this.lineHasContent = true;
+        continue;
+      }
+      this.fieldStart = false;
+      if (b !== 0x20 && b !== 0x09) this.lineHasContent = true;
+    }
+  }
+
+  private endRecord(): void {
+    const hadContent = this.lineHasContent || this.fields > 0;
+    const count = this.fields + 1;
+    this.fields = 0;
+    this.fieldStart = true;
+    this.quoteSeen = false;
+    this.lineHasContent = false;
+    const startLine = this.recordLine;
+    this.recordLine = this.line + 1;
+    if (!hadContent) {
+      if (this.header === null) this.headerBytes = [];
+      return;
+    }
+    if (this.header === null) {
+      this.header = parseCsvLine(Buffer.from(this.headerBytes).toString('utf8'), this.delimiter);
+      this.headerBytes = [];
+      this.headerFields = this.header;
+      if (this.header.length > MAX_COLUMNS) {
+        throw new DataError(
+          'too_many_columns',
+          `The file has ${this.header.length} columns; at most ${MAX_COLUMNS} are supported.`,
+        );
+      }
+      return;
+    }
+    if (count !== this.headerFields.length) {
+      throw new DataError(
+        'ragged_rows',
+        `Row ${this.records + 1} (line ${startLine}) has ${count} field${count === 1 ? '' : 's'} ` +
+          `but the header has ${this.headerFields.length}. Every row needs the same number of ` +
+          `fields; check for a missing or extra "${this.delimiter === '\t' ? '\\t' : this.delimiter}" ` +
+          'or an unquoted delimiter inside a value.',
+      );
+    }
+    this.records++;
+  }
+
+  finish(): Omit<FileCheck, 'bytes'> {
+    if (this.inQuotes) {
+      throw new DataError(
+        'malformed',
+        `A quoted value opened on line ${this.quoteOpenedLine} is never closed.`,
+      );
+    }
+    this.endRecord();
+    if (this.header === null) throw new DataError('empty', 'The file is empty.');
+    if (this.records === 0) {
+      throw new DataError('empty', 'The file has a header but no data rows.');
+    }
+    return {
+      format: 'csv',
+      delimiter: this.delimiter,
+      header: this.header,
+      records: this.records,
+    };
+  }
+}
+
+/** Splits one CSV line (the header) into fields, undoing RFC 4180 quoting. */
+export function parseCsvLine(line: string, delimiter: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inQuotes = false;
+  let i = 0;
+  const text = line.replace(/^\uFEFF/, '').replace(/[\r\n]+$/, '');
+  while (i < text.length) {
+    const ch = text[i];
+    if (inQuotes) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i += 2;
+        continue;
+      }
+      if (ch === '"') inQuotes = false;
+      else cur += ch;
+    } else if (ch === '"' && cur === '') inQuotes = true;
+    else if (ch === delimiter) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+    i++;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * Follows the JSON structure (strings and escapes, nesting depth) far enough to tell an array
+ * of records or NDJSON from anything else and to count the records. Full JSON validity is
+ * left to DuckDB, which reads the file next.
+ */
+class JsonScanner implements Scanner {
+  private layout: JsonLayout | null = null;
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  private records = 0;
+  private line = 1;
+  private topValues = 0;
+  private closedArray = false;
+  /** Array layout: an element may start (after '[' or ','). */
+  private expectElement = false;
+  /** NDJSON layout: the single top-level object holds nested data (not a flat record). */
+  private nested = false;
+
+  push(chunk: Buffer): void {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b === LF) this.line++;
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (b === 0x5c) this.escape = true;
+        else if (b === QUOTE) this.inString = false;
+        continue;
+      }
+      if (b === 0x20 || b === 0x09 || b === LF || b === CR) continue;
+      if (this.layout === null) {
+        this.layout = b === 0x5b ? 'array' : 'ndjson';
+      }
+      if (this.layout === 'array') this.arrayByte(b);
+      else this.ndjsonByte(b);
+      if (b === QUOTE) this.inString = true;
+      else if (b === 0x7b || b === 0x5b) this.depth++;
+      else if (b === 0x7d || b === 0x5d) this.depth--;
+    }
+  }
+
+  private arrayByte(b: number): void {
+    if (this.closedArray) {
+      throw new DataError(
+        'malformed',
+        `Unexpected data after the end of the JSON array on line ${this.line}.`,
+      );
+    }
+    if (this.depth === 0) {
+      this.expectElement = true;
+      return;
+    }
+    if (this.depth !== 1) return;
+    if (b === 0x5d) {
+      this.closedArray = true;
+      return;
+    }
+    if (b === 0x2c) {
+      this.expectElement = true;
+      return;
+    }
+    if (this.expectElement) {
+      this.expectElement = false;
+      if (b !== 0x7b) {
+        throw new DataError(
+          'malformed',
+          `Element ${this.records + 1} of the JSON array (line ${this.line}) is not an object. ` +
+            'Expected an array of records like [{"year": 2020, "gdp": 1.2}, ...].',
+        );
+      }
+      this.records++;
+    }
+  }
+
+  private ndjsonByte(b: number): void {
+    if (this.depth === 0) {
+      if (b !== 0x7b) {
+        throw new DataError(
+          'malformed',
+          `Line ${this.line} is not a JSON object. Expected an array of records or one JSON object per line (NDJSON).`,
+        );
+      }
+      this.topValues++;
+      this.records++;
+      return;
+    }
+    if (this.depth === 1 && (b === 0x7b || b === 0x5b)) this.nested = true;
+  }
+
+  finish(): Omit<FileCheck, 'bytes'> {
+    if (this.inString || this.depth !== 0 || (this.layout === 'array' && !this.closedArray)) {
+      throw new DataError('malformed', 'The JSON file ends before its structure is closed.');
+    }
+    if (this.records === 0) {
+      throw new DataError('empty', 'The JSON file holds no records.');
+    }
+    if (this.layout === 'ndjson' && this.topValues === 1 && this.nested) {
+      throw new DataError(
+        'malformed',
+        'The JSON file holds one object with nested data, not a list of records. Expected an ' +
+          'array of records like [{"year": 2020, "gdp": 1.2}, ...] or one object per line (NDJSON).',
+      );
+    }
+    return { format: 'json', jsonLayout: this.layout ?? 'array', records: this.records };
+  }
+}

@@ -1,0 +1,309 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnProfile, Frequency, TimeSeriesProfile } from '../../../common/teams/data';
+import { queryOne, queryRows, toNumber } from './duckdb';
+import { ident, literal } from './sql';
+
+/**
+ * The time dimension of a table: which column(s) hold the period, its frequency, the periods
+ * missing between the first and the last, and the autocorrelation of each numeric column's
+ * per-period mean. Panels (several rows per period, e.g. countries by year) are averaged per
+ * period first.
+ */
+
+export interface TimeIndex {
+  columns: string[];
+  source: TimeSeriesProfile['source'];
+  /** SQL giving the period's first day as a DATE (NULL where the row has no period). */
+  periodExpr: string;
+}
+
+const YEAR_NAMES = /^(year|yr|years|jahr|annee|année|anio|año|time_period|period)$/i;
+const QUARTER_NAMES = /^(quarter|qtr|q)$/i;
+const MONTH_NAMES = /^(month|mon|mo|m)$/i;
+
+const TEXT_PATTERNS: { re: RegExp; sql: (t: string) => string; sqlTest: string }[] = [
+  {
+    // 2020Q1, 2020-Q1, 2020 Q1 (IMF and FRED spellings)
+    re: /^\d{4}[-_ ]?[Qq][1-4]$/,
+    sqlTest: '^\\d{4}[-_ ]?[Qq][1-4]$',
+    sql: (t) => `make_date(left(${t}, 4)::INT, (right(${t}, 1)::INT - 1) * 3 + 1, 1)`,
+  },
+  {
+    // 2020-01, 2020M01, 2020-M01
+    re: /^\d{4}-?M?(0[1-9]|1[0-2])$/,
+    sqlTest: '^\\d{4}-?M?(0[1-9]|1[0-2])$',
+    sql: (t) => `make_date(left(${t}, 4)::INT, right(${t}, 2)::INT, 1)`,
+  },
+  {
+    // 1972 (an annual period written as text, as SDMX does)
+    re: /^\d{4}$/,
+    sqlTest: '^\\d{4}$',
+    sql: (t) => `make_date(${t}::INT, 1, 1)`,
+  },
+];
+
+const isWholeInRange = (c: ColumnProfile, lo: number, hi: number) =>
+  c.numeric !== undefined &&
+  c.numeric.min >= lo &&
+  c.numeric.max <= hi &&
+  c.topValues.every((t) => typeof t.value === 'number' && Number.isInteger(t.value));
+
+/** Finds the table's time index: a date column, a year (with quarter or month) or period text. */
+export async function findTimeIndex(
+  conn: DuckDBConnection,
+  columns: ColumnProfile[],
+): Promise<TimeIndex | null> {
+  const date = columns.find((c) => c.kind === 'datetime' && c.count > 0);
+  if (date) {
+    return {
+      columns: [date.name],
+      source: 'date',
+      periodExpr: `CAST(${ident(date.name)} AS DATE)`,
+    };
+  }
+  const year = columns.find((c) => YEAR_NAMES.test(c.name.trim()) && isWholeInRange(c, 1000, 3000));
+  if (year) {
+    const y = `${ident(year.name)}::INT`;
+    const quarter = columns.find(
+      (c) => QUARTER_NAMES.test(c.name.trim()) && isWholeInRange(c, 1, 4),
+    );
+    if (quarter) {
+      const q = `${ident(quarter.name)}::INT`;
+      return {
+        columns: [year.name, quarter.name],
+        source: 'year_quarter',
+        periodExpr: `make_date(${y}, (${q} - 1) * 3 + 1, 1)`,
+      };
+    }
+    const month = columns.find((c) => MONTH_NAMES.test(c.name.trim()) && isWholeInRange(c, 1, 12));
+    if (month) {
+      return {
+        columns: [year.name, month.name],
+        source: 'year_month',
+        periodExpr: `make_date(${y}, ${ident(month.name)}::INT, 1)`,
+      };
+    }
+    return { columns: [year.name], source: 'year', periodExpr: `make_date(${y}, 1, 1)` };
+  }
+  for (const c of columns) {
+    if (c.kind !== 'categorical' || c.count === 0) continue;
+    const first = c.topValues[0]?.value;
+    if (typeof first !== 'string') continue;
+    const pattern = TEXT_PATTERNS.find((p) => p.re.test(first.trim()));
+    if (!pattern) continue;
+    // Every value must follow the pattern, not just the most frequent one.
+    const t = `trim(${ident(c.name)}::VARCHAR)`;
+    const row = await queryOne(
+      conn,
+      `SELECT count_if(NOT regexp_full_match(${t}, ${literal(pattern.sqlTest)}))::DOUBLE AS bad FROM src WHERE ${ident(c.name)} IS NOT NULL`,
+    );
+    if (toNumber(row.bad) !== 0) continue;
+    return {
+      columns: [c.name],
+      source: 'period_text',
+      periodExpr: `CASE WHEN ${ident(c.name)} IS NULL THEN NULL ELSE ${pattern.sql(t)} END`,
+    };
+  }
+  return null;
+}
+
+/** The frequency a typical step between consecutive periods (in days) stands for. */
+export function frequencyFromStep(days: number | null): Frequency {
+  if (days === null) return 'irregular';
+  if (days === 1) return 'daily';
+  if (days === 7) return 'weekly';
+  if (days >= 28 && days <= 31) return 'monthly';
+  if (days >= 89 && days <= 92) return 'quarterly';
+  if (days === 365 || days === 366) return 'yearly';
+  return 'irregular';
+}
+
+/** An integer that grows by one per period at this frequency (SQL over the DATE `p`). */
+export function periodIndexExpr(frequency: Frequency, p: string, startEpochDay = 0): string {
+  switch (frequency) {
+    case 'daily':
+      return `date_diff('day', DATE '1970-01-01', ${p})`;
+    case 'weekly':
+      return `(date_diff('day', DATE '1970-01-01', ${p}) - ${startEpochDay}) // 7`;
+    case 'monthly':
+      return `(year(${p}) * 12 + month(${p}) - 1)`;
+    case 'quarterly':
+      return `(year(${p}) * 4 + quarter(${p}) - 1)`;
+    case 'yearly':
+      return `year(${p})`;
+    default:
+      return `date_diff('day', DATE '1970-01-01', ${p})`;
+  }
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const dayLabel = (epochDay: number) => new Date(epochDay * 86_400_000).toISOString().slice(0, 10);
+
+/** A period index (see periodIndexExpr) as a label: 2020-01-31, 2020-01, 2020Q1, 2020. */
+export function periodLabel(frequency: Frequency, index: number, startEpochDay = 0): string {
+  switch (frequency) {
+    case 'monthly':
+      return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
+    case 'quarterly':
+      return `${Math.floor(index / 4)}Q${(index % 4) + 1}`;
+    case 'yearly':
+      return String(index);
+    case 'weekly':
+      return dayLabel(startEpochDay + index * 7);
+    default:
+      return dayLabel(index);
+  }
+}
+
+/** A date as the label of its period at this frequency. */
+export function dateLabel(frequency: Frequency, isoDate: string): string {
+  const [y, m] = isoDate.split('-').map(Number) as [number, number];
+  if (frequency === 'monthly') return `${y}-${pad(m)}`;
+  if (frequency === 'quarterly') return `${y}Q${Math.floor((m - 1) / 3) + 1}`;
+  if (frequency === 'yearly') return String(y);
+  return isoDate.slice(0, 10);
+}
+
+const LAGS: Record<Frequency, number> = {
+  daily: 7,
+  weekly: 8,
+  monthly: 12,
+  quarterly: 8,
+  yearly: 5,
+  irregular: 5,
+};
+export const MAX_ACF_COLUMNS = 10;
+const MAX_GAP_RUNS = 20;
+
+/**
+ * Builds the connection-private table `__periods` (p DATE, n rows, m0..mk per-period means of
+ * `numeric`) that the time-series profile, trends and line charts read.
+ */
+export async function buildPeriodTable(
+  conn: DuckDBConnection,
+  index: TimeIndex,
+  numeric: string[],
+): Promise<void> {
+  const means = numeric.map((name, i) => `avg(${ident(name)}::DOUBLE) AS m${i}`);
+  await conn.run('DROP TABLE IF EXISTS __periods');
+  await conn.run(
+    `CREATE TEMP TABLE __periods AS SELECT ${index.periodExpr} AS p, count(*)::DOUBLE AS n` +
+      `${means.length > 0 ? ', ' + means.join(', ') : ''} FROM src WHERE ${index.periodExpr} IS NOT NULL GROUP BY 1`,
+  );
+}
+
+/** The frequency of `__periods` and the epoch day of its first period. */
+export async function periodFrequency(
+  conn: DuckDBConnection,
+): Promise<{ frequency: Frequency; startEpochDay: number }> {
+  const step = await queryRows(
+    conn,
+    `SELECT d::DOUBLE AS d, count(*) AS c FROM (SELECT date_diff('day', lag(p) OVER (ORDER BY p), p) AS d FROM __periods)
+     WHERE d IS NOT NULL GROUP BY d ORDER BY c DESC, d LIMIT 1`,
+  );
+  const start = await queryOne(
+    conn,
+    `SELECT date_diff('day', DATE '1970-01-01', min(p))::DOUBLE AS s FROM __periods`,
+  );
+  return {
+    frequency: frequencyFromStep(toNumber(step[0]?.d)),
+    startEpochDay: toNumber(start.s) ?? 0,
+  };
+}
+
+/**
+ * Sample autocorrelation of a series at lags 1..k (statsmodels' acf: deviations from the
+ * series mean, each lag's sum over the full-series sum of squares).
+ */
+async function autocorrelation(
+  conn: DuckDBConnection,
+  column: string,
+  lags: number,
+): Promise<(number | null)[]> {
+  const leads = Array.from(
+    { length: lags },
+    (_, i) => `lead(d, ${i + 1}) OVER (ORDER BY p) AS l${i + 1}`,
+  );
+  const sums = Array.from({ length: lags }, (_, i) => `sum(d * l${i + 1}) AS s${i + 1}`);
+  const row = await queryOne(
+    conn,
+    `WITH s AS (SELECT p, ${column} AS v FROM __periods WHERE ${column} IS NOT NULL),
+          mu AS (SELECT avg(v) AS a FROM s),
+          d AS (SELECT p, v - a AS d FROM s, mu)
+     SELECT sum(d * d) AS den, ${sums.join(', ')} FROM (SELECT d, ${leads.join(', ')} FROM d)`,
+  );
+  const den = toNumber(row.den);
+  return Array.from({ length: lags }, (_, i) => {
+    const s = toNumber(row[`s${i + 1}`]);
+    return den && den > 0 && s !== null ? s / den : null;
+  });
+}
+
+/** The time-series part of a profile, or null when the table has no time index. */
+export async function profileTimeSeries(
+  conn: DuckDBConnection,
+  columns: ColumnProfile[],
+): Promise<TimeSeriesProfile | null> {
+  const index = await findTimeIndex(conn, columns);
+  if (!index) return null;
+  const numeric = columns
+    .filter((c) => c.kind === 'numeric' && c.distinct > 1 && !index.columns.includes(c.name))
+    .slice(0, MAX_ACF_COLUMNS)
+    .map((c) => c.name);
+  await buildPeriodTable(conn, index, numeric);
+  const summary = await queryOne(
+    conn,
+    `SELECT count(*)::DOUBLE AS periods, min(p)::VARCHAR AS start, max(p)::VARCHAR AS finish,
+            min(n) AS nmin, max(n) AS nmax FROM __periods`,
+  );
+  const periods = toNumber(summary.periods) ?? 0;
+  if (periods === 0) return null;
+  const { frequency, startEpochDay } = await periodFrequency(conn);
+  const gaps = await periodGaps(conn, frequency, startEpochDay);
+  const lags = Math.max(0, Math.min(LAGS[frequency], periods - 2));
+  const autocorrelations = [];
+  for (const [i, column] of numeric.entries()) {
+    if (lags === 0) break;
+    autocorrelations.push({ column, lags: await autocorrelation(conn, `m${i}`, lags) });
+  }
+  return {
+    columns: index.columns,
+    source: index.source,
+    frequency,
+    periods,
+    start: dateLabel(frequency, String(summary.start)),
+    end: dateLabel(frequency, String(summary.finish)),
+    rowsPerPeriod: { min: toNumber(summary.nmin) ?? 0, max: toNumber(summary.nmax) ?? 0 },
+    gaps,
+    autocorrelation: autocorrelations,
+  };
+}
+
+async function periodGaps(
+  conn: DuckDBConnection,
+  frequency: Frequency,
+  startEpochDay: number,
+): Promise<TimeSeriesProfile['gaps']> {
+  if (frequency === 'irregular') return { missingPeriods: 0, runs: [] };
+  const idx = periodIndexExpr(frequency, 'p', startEpochDay);
+  const rows = await queryRows(
+    conn,
+    `WITH i AS (SELECT DISTINCT ${idx} AS i FROM __periods),
+          g AS (SELECT i, lead(i) OVER (ORDER BY i) AS nxt FROM i)
+     SELECT i::DOUBLE AS i, nxt::DOUBLE AS nxt, sum(nxt - i - 1) OVER ()::DOUBLE AS total
+     FROM g WHERE nxt - i > 1 ORDER BY i LIMIT ${MAX_GAP_RUNS}`,
+  );
+  const total = toNumber(rows[0]?.total) ?? 0;
+  return {
+    missingPeriods: total,
+    runs: rows.map((r) => {
+      const from = (toNumber(r.i) ?? 0) + 1;
+      const to = (toNumber(r.nxt) ?? 0) - 1;
+      return {
+        from: periodLabel(frequency, from, startEpochDay),
+        to: periodLabel(frequency, to, startEpochDay),
+        periods: to - from + 1,
+      };
+    }),
+  };
+}
