@@ -11,6 +11,12 @@ import { DATASET_SOURCES } from './datasets';
 export const THEMES = ['light', 'dark', 'system'] as const;
 export const MODEL_VERSIONS = ['gpt-4', 'gpt-3.5-turbo', 'claude-3', 'custom'] as const;
 export const LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
+export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
+export const LLM_PROVIDER_LABELS: Record<LlmProviderName, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'openai-compatible': 'OpenAI-compatible server',
+};
 export const AGENT_AUTONOMY_LEVELS = ['low', 'medium', 'high'] as const;
 export const IMPUTATION_STRATEGIES = ['mean', 'median', 'mode', 'knn', 'none'] as const;
 export const OUTLIER_DETECTION_METHODS = ['z-score', 'iqr', 'isolation-forest', 'none'] as const;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Settings } from '../common/settings';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
 import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
 import {
   approvedUser,
@@ -19,7 +20,9 @@ import {
  * with PUT /api/settings and are still there after a reload; the confirmation shows only after
  * the server saved (and for about 3 s); a failed save says so; API keys stay masked; the theme
  * switches at once; password change and "sign out other sessions" work; every category is
- * axe-clean at phone and desktop width.
+ * axe-clean at phone and desktop width. The model status names the provider and exact model a
+ * session would use, and "Test connection" shows the scripted model server's 401 as the provider
+ * wrote it; leaving the page with unsaved changes asks first.
  */
 
 const SAVED = 'Settings have been saved successfully!';
@@ -31,6 +34,7 @@ const USER = {
 const LLM_KEY = 'sk-e2e-secret-key-4821';
 
 let server: RunningServer;
+let llm: ScriptedLlmServer;
 let browser: Browser;
 let sam: Session;
 /** Changes when the password test changes it. */
@@ -71,7 +75,16 @@ async function category(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // The server's model is the scripted model server (test/llm-server) in this process.
+  llm = await startScriptedLlmServer();
+  server = await startServer({
+    env: {
+      LLM_PROVIDER: 'openai-compatible',
+      OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+      OPENAI_COMPATIBLE_API_KEY: 'e2e-server-key-0123',
+      LLM_MODEL: 'scripted-model',
+    },
+  });
   browser = await launchBrowser();
   sam = await approvedUser(server, USER);
   password = USER.password;
@@ -80,6 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await llm?.close();
 });
 
 describe('Settings', () => {
@@ -306,5 +320,137 @@ describe('Settings', () => {
       }
       await page.context().close();
     }
+  });
+
+  it('shows the model a session would use and what Test connection found', async () => {
+    for (const vp of VIEWPORTS) {
+      llm.reset();
+      const page = await open('/app/settings?section=ai', vp.width, vp.height);
+      const status = page.getByTestId('model-status');
+      await status.getByText('OpenAI-compatible server').waitFor();
+      expect(await page.getByTestId('model-status-model').textContent()).toBe('scripted-model');
+      await status.getByText("The server's configuration (set by an administrator)").waitFor();
+      // The picker says what each of the spec's choices runs.
+      await page.getByText('Runs scripted-model on OpenAI-compatible server').waitFor();
+
+      // The provider refuses the key: its own words, the status and whom to ask.
+      llm.setOptions({ requireApiKey: 'not-the-server-key' });
+      await status.getByRole('button', { name: 'Test connection' }).click();
+      const result = page.getByTestId('connection-test-result');
+      await result.getByText('Connection failed').waitFor();
+      const text = (await result.textContent()) ?? '';
+      expect(text).toContain('HTTP 401');
+      expect(text).toContain('Incorrect API key provided');
+      expect(text).toContain('An administrator needs to check the API key');
+      expect(text).not.toContain('e2e-server-key');
+      expect(llm.requests.filter((r) => r.phase === 'test-connection')).toHaveLength(1);
+      await expectAxeClean(page, `settings model test failed (${vp.name})`);
+      await shot(page, `settings-model-test-401-${vp.name}`);
+
+      // The same button on the API Keys page, now with a working key.
+      llm.reset();
+      llm.scriptPhase('settings', 'test-connection', { text: 'OK' });
+      await category(page, 'API Keys');
+      await page
+        .getByTestId('model-status')
+        .getByRole('button', { name: 'Test connection' })
+        .click();
+      await page
+        .getByTestId('connection-test-result')
+        .getByText(/^Connected: OpenAI-compatible server answered with scripted-model in \d+ ms\.$/)
+        .waitFor();
+      await page.context().close();
+    }
+  });
+
+  it("offers the model server's own models for a custom model id", async () => {
+    llm.reset();
+    llm.setOptions({ models: ['qwen2.5:7b', 'llama3.1:8b'] });
+    const page = await open('/app/settings?section=ai');
+    // Each option names the model it runs under the choice.
+    await page.getByRole('combobox', { name: 'Model', exact: true }).click();
+    await page.getByRole('option', { name: /^gpt-3\.5-turbo\s*Runs scripted-model/ }).waitFor();
+    await page.getByRole('option', { name: /^Custom model/ }).click();
+    await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+    await page.getByText('2 models on your server: pick one or type an id').waitFor();
+    await page.getByRole('combobox', { name: 'Custom model id' }).click();
+    await page.getByRole('option', { name: 'llama3.1:8b' }).click();
+    // The status follows the unsaved choice, and says it is not saved yet.
+    const status = page.getByTestId('model-status');
+    await status.getByText('llama3.1:8b', { exact: true }).waitFor();
+    await status.getByText(/includes your unsaved changes/).waitFor();
+    await expectAxeClean(page, 'settings custom model');
+    await shot(page, 'settings-model-custom-wide');
+    expect((await stored()).ai.modelVersion).not.toBe('custom');
+    await page.context().close();
+  });
+
+  it('asks before dropping unsaved changes when leaving the page', async () => {
+    for (const vp of VIEWPORTS) {
+      const page = await open('/app/settings', vp.width, vp.height);
+      await page.getByLabel('Display name').fill(`Unsaved ${vp.name}`);
+      const goToProjects = async () => {
+        if (vp.width < 900) {
+          await page.getByRole('button', { name: 'Open navigation' }).click();
+          await page
+            .getByRole('dialog', { name: 'Navigation' })
+            .getByRole('link', { name: 'Project Manager' })
+            .click();
+        } else {
+          await page.getByRole('link', { name: 'Project Manager' }).first().click();
+        }
+      };
+      const question = page.getByRole('dialog', { name: 'Leave without saving?' });
+
+      // A link: asked; Stay keeps the page and the edit.
+      await goToProjects();
+      await question.waitFor();
+      await expectAxeClean(page, `settings leave question (${vp.name})`);
+      await shot(page, `settings-leave-question-${vp.name}`);
+      await question.getByRole('button', { name: 'Stay' }).click();
+      await question.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/app/settings');
+      expect(await page.getByLabel('Display name').inputValue()).toBe(`Unsaved ${vp.name}`);
+
+      // The browser's Back button: asked too.
+      await page.goBack();
+      await question.waitFor();
+      await question.getByRole('button', { name: 'Stay' }).click();
+      await question.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/app/settings');
+      expect(await page.getByLabel('Display name').inputValue()).toBe(`Unsaved ${vp.name}`);
+
+      // Reload: the browser's own question (kept here by dismissing it).
+      const beforeUnload = new Promise<string>((resolve) =>
+        page.once('dialog', (d) => {
+          resolve(d.type());
+          void d.dismiss();
+        }),
+      );
+      await page.reload({ timeout: 2_000 }).catch(() => undefined);
+      expect(await beforeUnload).toBe('beforeunload');
+      expect(await page.getByLabel('Display name').inputValue()).toBe(`Unsaved ${vp.name}`);
+
+      // Leave: the other page, and nothing was saved.
+      await goToProjects();
+      await question.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Project Manager' }).waitFor();
+      expect((await stored()).profile.displayName).not.toBe(`Unsaved ${vp.name}`);
+      await page.context().close();
+    }
+  });
+
+  it('leaves without a question once the changes are saved or discarded', async () => {
+    const page = await open('/app/settings?section=runtime');
+    await page.getByLabel('Code execution time limit (seconds)').fill('90');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('link', { name: 'Project Manager' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Project Manager' }).waitFor();
+    // The extra history entry was taken away: Back returns to Settings in one step.
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/version.json');
+    await page.context().close();
   });
 });

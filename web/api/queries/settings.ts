@@ -1,11 +1,78 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageReply } from '../../../common/api';
-import type { SettingsReply, UpdateSettingsRequest } from '../../../common/settings';
+import {
+  connectionTestReplySchema,
+  modelStatusReplySchema,
+  serverModelsReplySchema,
+  type ConnectionTest,
+  type ModelDraft,
+  type ModelStatus,
+  type ServerModels,
+  type SettingsReply,
+  type UpdateSettingsRequest,
+} from '../../../common/settings';
 import { api, unwrap } from '../client';
 import { getAuth } from '../session';
 
 /** Per-user settings (GET/PUT /api/settings) and the account security calls. */
 export const settingsKeys = { all: ['settings'] as const };
+
+/** The model status depends on the saved settings and the server's configuration. */
+export const modelStatusKeys = {
+  all: ['model-status'] as const,
+  status: (draft: ModelDraft | undefined) => [...modelStatusKeys.all, draft ?? null] as const,
+  serverModels: (draft: ModelDraft | undefined) =>
+    [...modelStatusKeys.all, 'server-models', draft ?? null] as const,
+};
+
+const hasFields = (draft: ModelDraft | undefined): draft is ModelDraft =>
+  draft !== undefined && Object.values(draft).some((v) => v !== undefined);
+
+/**
+ * Which provider and exact model id a session of the signed-in user would use, or why none can
+ * (`configured: false` with a `hint` saying how to fix it). Without an argument: the saved
+ * settings (what a team screen asks before Start). With a draft: unsaved Settings choices laid
+ * over the saved ones (nothing is stored).
+ */
+export function useModelStatus(draft?: ModelDraft, options: { enabled?: boolean } = {}) {
+  const sent = hasFields(draft) ? draft : undefined;
+  return useQuery<ModelStatus>({
+    queryKey: modelStatusKeys.status(sent),
+    queryFn: ({ signal }) =>
+      unwrap(
+        sent
+          ? api.post<unknown>('/api/settings/model-status', sent)
+          : api.get<unknown>('/api/settings/model-status', signal),
+      ).then((r) => modelStatusReplySchema.parse(r).data.status),
+    enabled: options.enabled ?? true,
+    staleTime: 30_000,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** One tiny model call with the (draft) settings: latency, or the provider's error text. */
+export function useTestConnection() {
+  return useMutation<ConnectionTest, Error, ModelDraft | undefined>({
+    mutationFn: (draft) =>
+      unwrap(
+        api.post<unknown>('/api/settings/test-connection', hasFields(draft) ? draft : {}),
+      ).then((r) => connectionTestReplySchema.parse(r).data.result),
+  });
+}
+
+/** The model ids an OpenAI-compatible server lists (its GET /models). */
+export function useServerModels(draft: ModelDraft | undefined, enabled: boolean) {
+  const sent = hasFields(draft) ? draft : undefined;
+  return useQuery<ServerModels>({
+    queryKey: modelStatusKeys.serverModels(sent),
+    queryFn: () =>
+      unwrap(api.post<unknown>('/api/settings/models', sent ?? {})).then(
+        (r) => serverModelsReplySchema.parse(r).data.result,
+      ),
+    enabled,
+    staleTime: 60_000,
+  });
+}
 
 export function useSettings() {
   return useQuery({
@@ -27,6 +94,7 @@ export function useSaveSettings() {
       queryClient.setQueryData(settingsKeys.all, reply.data.settings);
       // The shell reads the saved theme under this key (web/components/ThemeModeProvider).
       void queryClient.invalidateQueries({ queryKey: ['theme-preference'] });
+      void queryClient.invalidateQueries({ queryKey: modelStatusKeys.all });
     },
   });
 }

@@ -26,7 +26,7 @@ import NotificationsNoneOutlinedIcon from '@mui/icons-material/NotificationsNone
 import SecurityOutlinedIcon from '@mui/icons-material/SecurityOutlined';
 import { SETTINGS_SAVED_MS } from '../../../common/constants';
 import { SETTINGS_SAVED_MESSAGE } from '../../../common/settings';
-import { ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
+import { ConfirmDialog, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
 import { useSaveSettings, useSettings } from '../../api/queries/settings';
 import { getUser, setUser } from '../../api/session';
 import { useThemeMode } from '../../theme';
@@ -47,6 +47,7 @@ import { NotificationsSection } from './settings/NotificationsSection';
 import { ProfileSection } from './settings/ProfileSection';
 import { RuntimeSection } from './settings/RuntimeSection';
 import type { SectionProps } from './settings/types';
+import { useLeaveGuard } from './settings/useLeaveGuard';
 import { SecuritySection } from './settings/SecuritySection';
 
 interface Category {
@@ -126,6 +127,7 @@ export default function SettingsPage() {
     setForm((f) => (f ? { ...f, [key]: value } : f));
 
   const dirty = form !== undefined && JSON.stringify(requestFromForm(form)) !== baseline;
+  const leaveGuard = useLeaveGuard(dirty);
 
   const onSave = () => {
     if (!form || save.isPending) return;
@@ -285,6 +287,16 @@ export default function SettingsPage() {
           </Grid>
         </Grid>
       ) : null}
+      <ConfirmDialog
+        open={leaveGuard.pending !== undefined}
+        title="Leave without saving?"
+        message="Your changes to the settings are not saved yet. Leave this page and drop them?"
+        confirmLabel="Leave without saving"
+        cancelLabel="Stay"
+        destructive
+        onConfirm={leaveGuard.leave}
+        onCancel={leaveGuard.stay}
+      />
       <Snackbar
         open={saved !== undefined}
         autoHideDuration={SETTINGS_SAVED_MS}

@@ -1,22 +1,21 @@
 import Box from '@mui/material/Box';
-import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import {
-  AGENT_AUTONOMY_LEVELS,
-  MODEL_VERSIONS,
-  SETTINGS_LIMITS as L,
-} from '../../../../common/settings';
+import { AGENT_AUTONOMY_LEVELS, SETTINGS_LIMITS as L } from '../../../../common/settings';
 import { humanize } from '../shared/format';
 import { SectionHeading, SliderScale, SwitchField } from './fields';
 import type { SettingsForm } from './form';
+import { ModelPicker } from './ModelPicker';
+import { ModelStatusCard } from './ModelStatusCard';
+import { useModelDraft } from './useModelDraft';
 import type { SectionProps } from './types';
 
-export function AiSection({ form, update, errors }: SectionProps) {
+export function AiSection({ form, update, errors, settings }: SectionProps) {
   const ai = form.ai;
+  const { draft, settled, invalid } = useModelDraft(form, settings);
   const set = (changes: Partial<SettingsForm['ai']>) => update('ai', { ...ai, ...changes });
   return (
     <>
@@ -25,34 +24,14 @@ export function AiSection({ form, update, errors }: SectionProps) {
         subtitle="The model your agent teams use and how independently they work"
       />
       <Stack spacing={3} sx={{ maxWidth: 640 }}>
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              select
-              label="Model"
-              value={ai.modelVersion}
-              onChange={(e) => set({ modelVersion: e.target.value as typeof ai.modelVersion })}
-            >
-              {MODEL_VERSIONS.map((m) => (
-                <MenuItem key={m} value={m}>
-                  {m === 'custom' ? 'Custom model' : m}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
-          {ai.modelVersion === 'custom' && (
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                label="Custom model id"
-                value={ai.customModel}
-                onChange={(e) => set({ customModel: e.target.value })}
-                error={Boolean(errors['ai.customModel'])}
-                helperText={errors['ai.customModel'] ?? 'e.g. llama3.1:8b'}
-                slotProps={{ htmlInput: { maxLength: L.customModel.maxLength } }}
-              />
-            </Grid>
-          )}
-        </Grid>
+        <ModelPicker
+          ai={ai}
+          onChange={set}
+          error={errors['ai.customModel']}
+          settled={settled}
+          invalid={invalid}
+        />
+        <ModelStatusCard draft={draft} settled={settled} invalid={invalid} />
         <Box>
           <Typography id="temperature-label" gutterBottom>
             Temperature: {ai.temperature.toFixed(1)}

@@ -7,7 +7,9 @@ import { LLM_PROVIDERS, SETTINGS_LIMITS as L } from '../../../../common/settings
 import { ApiKeyField } from './ApiKeyField';
 import { SectionHeading } from './fields';
 import type { SettingsForm } from './form';
+import { ModelStatusCard } from './ModelStatusCard';
 import type { SectionProps } from './types';
+import { useModelDraft } from './useModelDraft';
 
 const PROVIDER_LABELS: Record<(typeof LLM_PROVIDERS)[number], string> = {
   openai: 'OpenAI',
@@ -16,6 +18,7 @@ const PROVIDER_LABELS: Record<(typeof LLM_PROVIDERS)[number], string> = {
 };
 
 export function ApiKeysSection({ form, update, errors, settings }: SectionProps) {
+  const { draft, settled, invalid } = useModelDraft(form, settings);
   const keyEdit = (name: keyof SettingsForm['keys']) => ({
     edit: form.keys[name],
     onChange: (edit: SettingsForm['keys'][typeof name]) =>
@@ -59,6 +62,7 @@ export function ApiKeysSection({ form, update, errors, settings }: SectionProps)
           }
           placeholder="http://localhost:11434/v1"
         />
+        <ModelStatusCard draft={draft} settled={settled} invalid={invalid} />
         <Divider />
         <ApiKeyField label="World Bank API key" {...keyEdit('worldBankApiKey')} />
         <ApiKeyField label="FRED API key" {...keyEdit('fredApiKey')} />

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../../../common/settings';
 import { sampleSettings } from '../../../testing/settings';
-import { formFromSettings, requestFromForm, sectionOfError, validateForm } from './form';
+import {
+  formFromSettings,
+  modelDraftOf,
+  requestFromForm,
+  sectionOfError,
+  validateForm,
+} from './form';
 
 const base = sampleSettings();
 const settings: Settings = {
@@ -71,5 +77,40 @@ describe('settings form', () => {
     const form = formFromSettings(settings);
     form.keys.llmApiKey = { mode: 'replace', value: '' };
     expect(validateForm(form)['keys.llmApiKey']).toBe('Enter the new key, or cancel');
+  });
+});
+
+describe('model draft', () => {
+  it('is empty while the model choices match the saved ones', () => {
+    const form = formFromSettings(settings);
+    form.profile.displayName = 'Someone else';
+    expect(modelDraftOf(form, settings)).toEqual({ draft: undefined, invalid: false });
+  });
+
+  it('holds only the changed model choices and a typed key', () => {
+    const form = formFromSettings(settings);
+    form.apiKeys.llmProvider = 'openai-compatible';
+    form.apiKeys.llmBaseUrl = ' http://llm.example.org/v1 ';
+    form.ai.modelVersion = 'custom';
+    form.ai.customModel = 'llama3.1';
+    form.keys.llmApiKey = { mode: 'replace', value: 'sk-new-key-1234567890' };
+    expect(modelDraftOf(form, settings)).toEqual({
+      draft: {
+        llmProvider: 'openai-compatible',
+        llmBaseUrl: 'http://llm.example.org/v1',
+        llmApiKey: 'sk-new-key-1234567890',
+        modelVersion: 'custom',
+        customModel: 'llama3.1',
+      },
+      invalid: false,
+    });
+    form.keys.llmApiKey = { mode: 'clear' };
+    expect(modelDraftOf(form, settings).draft?.llmApiKey).toBe('');
+  });
+
+  it('is invalid while a changed field would be refused', () => {
+    const form = formFromSettings(settings);
+    form.apiKeys.llmBaseUrl = 'ftp://nope';
+    expect(modelDraftOf(form, settings)).toEqual({ draft: undefined, invalid: true });
   });
 });

@@ -1,7 +1,9 @@
 import {
   API_KEY_NAMES,
   SETTINGS_LIMITS as L,
+  modelDraftSchema,
   type ApiKeyName,
+  type ModelDraft,
   type Settings,
   type UpdateSettingsRequest,
 } from '../../../../common/settings';
@@ -164,4 +166,29 @@ export function sectionOfError(key: string): string {
   if (key.startsWith('ai.')) return 'ai';
   if (key.startsWith('runtime.')) return 'runtime';
   return 'profile';
+}
+
+/**
+ * The form's model choices that differ from the saved settings, for the model status and the
+ * connection test (undefined: nothing differs). `invalid` when a changed field would be refused.
+ */
+export function modelDraftOf(
+  f: SettingsForm,
+  saved: Settings,
+): { draft: ModelDraft | undefined; invalid: boolean } {
+  const draft: ModelDraft = {};
+  if (f.apiKeys.llmProvider !== saved.apiKeys.llmProvider)
+    draft.llmProvider = f.apiKeys.llmProvider;
+  if (f.apiKeys.llmBaseUrl.trim() !== saved.apiKeys.llmBaseUrl)
+    draft.llmBaseUrl = f.apiKeys.llmBaseUrl.trim();
+  const key = f.keys.llmApiKey;
+  if (key.mode === 'replace') draft.llmApiKey = key.value.trim();
+  if (key.mode === 'clear') draft.llmApiKey = '';
+  if (f.ai.modelVersion !== saved.ai.modelVersion) draft.modelVersion = f.ai.modelVersion;
+  if (f.ai.customModel.trim() !== saved.ai.customModel) draft.customModel = f.ai.customModel.trim();
+  if (Object.keys(draft).length === 0) return { draft: undefined, invalid: false };
+  // A key being typed is not a key yet: until it is entered, test without it.
+  if (key.mode === 'replace' && draft.llmApiKey === '') delete draft.llmApiKey;
+  const ok = modelDraftSchema.safeParse(draft).success;
+  return { draft: ok ? draft : undefined, invalid: !ok };
 }
