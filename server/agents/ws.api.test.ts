@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   LogEntry,
@@ -11,6 +12,7 @@ import type {
 import { createTestApp, createUser, type TestApp } from '../../test/app';
 import { sessionClient, waitingAt } from '../../test/teams/helpers';
 import { connectWs, wsUrl, type TestSocket } from '../../test/teams/ws-client';
+import { users } from '../db/schema';
 import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
 
 /**
@@ -92,7 +94,11 @@ describe('/ws authentication', () => {
 
   it('closes the connection with 4401 when its access token expires', async () => {
     const u = await user();
-    const shortLived = await t.ctx.signer.sign({ sub: u.id, purpose: 'access' }, 2);
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, u.id));
+    const shortLived = await t.ctx.signer.sign(
+      { sub: u.id, purpose: 'access', ver: row!.tokenVersion },
+      2,
+    );
     const s = await connectWs(baseUrl, shortLived);
     open.push(s);
     const closed = await new Promise<{ code: number; reason: string }>((resolve) =>

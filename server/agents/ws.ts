@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import websocket from '@fastify/websocket';
+import { inArray } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
 import {
   WS_CLOSE,
@@ -10,8 +11,9 @@ import {
   type WsServerMessage,
 } from '../../common/agents';
 import type { Api } from '../context';
+import { users } from '../db/schema';
 import { AppError } from '../platform/errors';
-import { currentUser } from '../platform/access';
+import { currentUser, loadActiveUser } from '../platform/access';
 import { CHANNELS, hydrateUpdate, type RuntimeCore, type UpdateEnvelope } from './core';
 import type { SessionActor, SessionService } from './service';
 
@@ -27,6 +29,20 @@ const SLOW_CLIENT_GRACE_MS = 5000;
 /** Over this multiple of the limit a client is dropped at once (memory protection). */
 const HARD_LIMIT_FACTOR = 16;
 const ALL = '*';
+/**
+ * How fresh a check of an admin's access must be before the socket is sent another user's
+ * session update (an admin demoted a moment ago stops receiving them within this time).
+ */
+const ADMIN_RECHECK_MS = 1000;
+
+/** Why a socket is closed when its access ends (close code WS_CLOSE.unauthorized). */
+export const WS_ACCESS_ENDED = {
+  expired: 'Access token expired',
+  /** Signed out, password changed or reset, role changed: the client refreshes and reconnects. */
+  revoked: 'Access token no longer valid',
+  /** Rejected, suspended or deleted: refreshing will fail too. */
+  inactive: 'Account no longer has access',
+} as const;
 
 interface Client {
   id: string;
@@ -37,21 +53,15 @@ interface Client {
   subs: Map<string, Set<string>>;
   /** Since when its unsent data has been over the limit. */
   overSince: number | undefined;
-  /** When the access token it connected with expires (ms); then it must reconnect. */
+  /**
+   * When the access token it connected with expires (ms), whether it came in the Authorization
+   * header or in ?token=; then it must reconnect with a new one.
+   */
   expiresAt: number;
-}
-
-/** The `exp` of an access token access control has already verified, in ms. */
-function tokenExpiry(token: unknown): number {
-  if (typeof token !== 'string') return Number.POSITIVE_INFINITY;
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
-      exp?: unknown;
-    };
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  /** The token version of that token: once the user's moves on, the socket's access has ended. */
+  tokenVersion: number;
+  /** When its user's access was last confirmed against the database (ms). */
+  checkedAt: number;
 }
 
 export interface WsHub {
@@ -108,12 +118,20 @@ export function createWsHub(
     return ids.has(ALL) && client.user.id === ownerId;
   }
 
-  function deliver(ownerId: string, update: SessionUpdate): void {
+  async function deliver(ownerId: string, update: SessionUpdate): Promise<void> {
     let text: string | undefined;
     const targets = new Set<Client>(byUser.get(ownerId) ?? []);
     for (const a of admins) targets.add(a);
     for (const client of targets) {
       if (!matches(client, update, ownerId)) continue;
+      // Another user's session goes only to an admin whose rights were confirmed a moment ago.
+      if (
+        client.user.id !== ownerId &&
+        Date.now() - client.checkedAt > ADMIN_RECHECK_MS &&
+        !(await stillAllowed(client))
+      ) {
+        continue;
+      }
       text ??= JSON.stringify({ type: 'session-update', ...update });
       send(client, text);
     }
@@ -127,7 +145,7 @@ export function createWsHub(
     chain = chain
       .then(async () => {
         if (!byUser.has(envelope.ownerId) && admins.size === 0) return;
-        deliver(envelope.ownerId, await hydrateUpdate(core, envelope));
+        await deliver(envelope.ownerId, await hydrateUpdate(core, envelope));
       })
       .catch((err: unknown) => {
         core.app.log.warn({ err: (err as Error).message }, 'could not deliver session update');
@@ -144,8 +162,7 @@ export function createWsHub(
       if (Date.now() >= client.expiresAt) {
         // A connection lives no longer than its token: the client refreshes and reconnects, and
         // access control checks the user again.
-        client.socket.close(WS_CLOSE.unauthorized, 'Access token expired');
-        remove(client);
+        endAccess(client, WS_ACCESS_ENDED.expired);
         continue;
       }
       client.alive = false;
@@ -155,8 +172,92 @@ export function createWsHub(
         client.socket.terminate();
       }
     }
+    recheckAll();
   }, opts.heartbeatMs);
   heartbeat.unref();
+
+  /** Closes a socket whose access has ended, with the reason the client shows or acts on. */
+  function endAccess(client: Client, reason: string): void {
+    client.socket.close(WS_CLOSE.unauthorized, reason);
+    remove(client);
+  }
+
+  /** Why the client's access has ended, or undefined while it lasts. */
+  function accessEnded(
+    client: Client,
+    row:
+      { role: string; status: string; suspendedAt: Date | null; tokenVersion: number } | undefined,
+  ): string | undefined {
+    if (Date.now() >= client.expiresAt) return WS_ACCESS_ENDED.expired;
+    if (!row || row.status !== 'approved' || row.suspendedAt !== null) {
+      return WS_ACCESS_ENDED.inactive;
+    }
+    if (row.tokenVersion !== client.tokenVersion || row.role !== client.user.role) {
+      return WS_ACCESS_ENDED.revoked;
+    }
+    return undefined;
+  }
+
+  /**
+   * Checks the client's user against the database (status, suspension, role, token version)
+   * and its token's expiry; closes the socket and returns false when access has ended.
+   */
+  async function stillAllowed(client: Client): Promise<boolean> {
+    if (!clients.has(client)) return false;
+    const row = await loadActiveUser(core.app.db, client.user.id);
+    const ended = accessEnded(
+      client,
+      row && {
+        role: row.role,
+        status: row.status,
+        suspendedAt: null,
+        tokenVersion: row.tokenVersion,
+      },
+    );
+    if (ended) {
+      send(client, { type: 'error', error: `${ended}: sign in again to continue` });
+      endAccess(client, ended);
+      return false;
+    }
+    client.checkedAt = Date.now();
+    return true;
+  }
+
+  /**
+   * At every heartbeat, every connected user is checked in one query: a socket whose user was
+   * signed out, suspended or demoted closes within one heartbeat even if it sends nothing.
+   */
+  let recheckRunning = false;
+  function recheckAll(): void {
+    if (recheckRunning || clients.size === 0) return;
+    recheckRunning = true;
+    const ids = [...byUser.keys()];
+    void core.app.db
+      .select({
+        id: users.id,
+        role: users.role,
+        status: users.status,
+        suspendedAt: users.suspendedAt,
+        tokenVersion: users.tokenVersion,
+      })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .then((rows) => {
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const now = Date.now();
+        for (const client of [...clients]) {
+          const ended = accessEnded(client, byId.get(client.user.id));
+          if (ended) endAccess(client, ended);
+          else client.checkedAt = now;
+        }
+      })
+      .catch((err: unknown) => {
+        core.app.log.warn({ err: (err as Error).message }, 'WebSocket access check failed');
+      })
+      .finally(() => {
+        recheckRunning = false;
+      });
+  }
 
   function remove(client: Client): void {
     clients.delete(client);
@@ -195,6 +296,7 @@ export function createWsHub(
         send(client, { type: 'pong', timestamp: new Date().toISOString() });
         return;
       case 'subscribe': {
+        if (!(await stillAllowed(client))) return;
         const teamId = teamIdOfSubscription(msg.subscriptionType);
         if (!core.registry.team(teamId)) {
           send(client, {
@@ -243,6 +345,7 @@ export function createWsHub(
         return;
       }
       case 'agent-control': {
+        if (!(await stillAllowed(client))) return;
         try {
           const session = await sessions.control(client.user, msg.executionId, msg.action);
           send(client, {
@@ -281,12 +384,17 @@ export function createWsHub(
         WS_PATH,
         {
           websocket: true,
-          // The access token comes in ?token= (browsers cannot set headers on a WebSocket);
-          // access.ts refuses the upgrade with 401 without a valid one.
+          // The access token comes in ?token= (browsers cannot set headers on a WebSocket) or in
+          // the Authorization header; access.ts refuses the upgrade with 401 without a valid one.
           config: { access: 'user', allowAccessTokenQuery: true },
         },
         (socket, request) => {
           const user = currentUser(request);
+          const auth = request.auth;
+          if (!auth) {
+            socket.close(WS_CLOSE.unauthorized, WS_ACCESS_ENDED.revoked);
+            return;
+          }
           const client: Client = {
             id: crypto.randomUUID(),
             user: { id: user.id, role: user.role },
@@ -294,7 +402,9 @@ export function createWsHub(
             alive: true,
             subs: new Map(),
             overSince: undefined,
-            expiresAt: tokenExpiry((request.query as Record<string, unknown>).token),
+            expiresAt: auth.expiresAt,
+            tokenVersion: auth.tokenVersion,
+            checkedAt: Date.now(),
           };
           clients.add(client);
           const set = byUser.get(user.id) ?? new Set<Client>();
