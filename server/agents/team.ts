@@ -1,10 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { FeedbackEntry, PhaseResult } from '../../common/agents';
 import type { Api } from '../platform/api';
 import type { ServiceHost, ServiceSpecs } from './kit/services';
 import type { Workspace } from './kit/workspace';
 import type { ModelHandle } from './llm/model-layer';
-import type { SessionService } from './service';
+import type { SessionService } from './types';
 
 /**
  * What a team is to the runtime (ARCHITECTURE §6): an ordered list of phases, each an async
@@ -98,6 +99,15 @@ export interface TeamRouteDeps {
   workspaceFor(userId: string, projectId: string | null): Workspace;
   /** Which model a user's calls would use, or why none can be used. */
   modelAvailability(userId: string): Promise<{ configured: boolean; hint?: string }>;
+  /**
+   * A short-lived, single-use token that opens `path` (a GET route declared with
+   * `allowDownloadToken`) for the caller of `request`, as `?token=`: for download links the
+   * browser opens without the Authorization header (platform/access.ts issueDownloadToken).
+   */
+  downloadToken(
+    request: FastifyRequest,
+    path: string,
+  ): Promise<{ token: string; expiresInSeconds: number }>;
 }
 
 export interface TeamRoutes {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { healthSchema, versionInfoSchema } from '../../../common/api';
 import { teamMaturity, TEAMS } from '../../../common/constants';
 import type { Api, AppContext } from '../../context';
-import { pingDatabase } from '../../db/connect';
 import { serverLlmAvailability } from '../../agents/llm/server-config';
+import { checkHealth } from './service';
 
 export function systemRoutes(app: Api, ctx: AppContext) {
   app.get('/version.json', {
@@ -24,17 +24,8 @@ export function systemRoutes(app: Api, ctx: AppContext) {
       },
     },
     handler: async (_request, reply) => {
-      const dbUp = await pingDatabase(ctx.db);
-      const queueState = ctx.agents.queueState();
-      const ok = dbUp && queueState !== 'down';
-      const data = {
-        status: ok ? ('ok' as const) : ('degraded' as const),
-        version: ctx.version,
-        uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
-        database: { state: dbUp ? ('up' as const) : ('down' as const), kind: ctx.database.kind },
-        queue: { state: queueState },
-      };
-      return reply.status(ok ? 200 : 503).send({ success: true as const, data });
+      const data = await checkHealth(ctx);
+      return reply.status(data.status === 'ok' ? 200 : 503).send({ success: true as const, data });
     },
   });
 
