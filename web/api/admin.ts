@@ -85,8 +85,8 @@ export function useSetUserPassword() {
 }
 
 /**
- * A new tab cannot send the bearer token, so the export first asks for a short-lived download
- * token and then opens the URL that carries it.
+ * A download link cannot send the bearer token, so the export first asks for a short-lived
+ * download token and then follows the URL that carries it.
  */
 export function requestExportUrl(): Promise<ApiResult<ExportTokenReply>> {
   return api.post<ExportTokenReply>('/api/waiting-list/export-token');

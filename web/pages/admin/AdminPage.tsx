@@ -93,22 +93,22 @@ export default function AdminPage() {
   };
 
   const exportCsv = async () => {
-    // Open the tab inside the click, before the await, so pop-up blockers allow it.
-    const tabWindow = window.open('', '_blank');
     setExporting(true);
     try {
       const reply = await requestExportUrl();
       if (isFailure(reply)) {
-        tabWindow?.close();
         show({ ok: false, text: failureText(reply) });
         return;
       }
-      if (tabWindow) {
-        tabWindow.opener = null;
-        tabWindow.location.href = reply.data.url;
-      } else {
-        window.location.assign(reply.data.url);
-      }
+      // The server answers with Content-Disposition: attachment, so following a link with the
+      // download attribute saves the file and leaves this page (and no empty tab) as it was.
+      const link = document.createElement('a');
+      link.href = reply.data.url;
+      link.download = '';
+      link.rel = 'noopener';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
     } finally {
       setExporting(false);
     }
