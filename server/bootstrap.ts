@@ -7,6 +7,7 @@ import { createAgentRuntime } from './agents';
 import type { TeamDefinition } from './agents/team';
 import { createMailer } from './platform/mailer';
 import { loggerOptions } from './platform/logging';
+import { protectDataDir } from './platform/data-dir';
 import { loadSecrets } from './platform/secrets';
 import { TokenSigner } from './platform/tokens';
 import { readVersion } from './version';
@@ -35,6 +36,9 @@ export async function createContext(
   },
 ): Promise<AppContext> {
   const log = opts.log ?? createLogger(config);
+  // Before anything is written: DATA_DIR and all in it (database files, secrets, uploads) are
+  // readable by this account only.
+  protectDataDir(config.dataDir, log, { create: config.databaseUrl === undefined });
   const secrets = loadSecrets({
     dataDir: config.dataDir,
     jwtSecret: config.auth.jwtSecret,

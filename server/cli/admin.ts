@@ -7,6 +7,7 @@ import { DataDirInUseError, openDatabase, type DatabaseHandle } from '../db/conn
 import { passwordChangedMail, replacePassword } from '../modules/auth/service';
 import { createAuthStore } from '../modules/auth/store';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
+import { protectDataDir } from '../platform/data-dir';
 import { createMailer, type Mailer } from '../platform/mailer';
 
 const USAGE = [
@@ -52,6 +53,10 @@ async function main(): Promise<number> {
   }
 
   const config = loadConfig();
+  // The command line opens the embedded database as well: its files stay owner-only too.
+  protectDataDir(config.dataDir, pino({ level: 'warn' }) as FastifyBaseLogger, {
+    create: config.databaseUrl === undefined,
+  });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (command === 'create') return await create(database, email.data, values.password);

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { makeOwnerOnly } from '../platform/data-dir';
 
 export type Schema = typeof schema;
 /** One type for both drivers: services never know which database they run on. */
@@ -70,7 +71,7 @@ export async function openPglite(dataDir: string | 'memory://'): Promise<Databas
     client = new PGlite();
   } else {
     const dir = path.join(dataDir, 'pgdata');
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     unlock = lockDataDir(dataDir);
     client = new PGlite(dir);
   }
@@ -80,6 +81,10 @@ export async function openPglite(dataDir: string | 'memory://'): Promise<Databas
     unlock();
     throw err;
   }
+  // PGlite sets modes of its own while it starts (0666 for the files of a new database, 0644 for
+  // its caches), whatever the umask: take group and other access away again. Files it creates
+  // afterwards follow the process umask (077, set at start).
+  if (dataDir !== 'memory://') makeOwnerOnly(path.join(dataDir, 'pgdata'));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: 'pglite',

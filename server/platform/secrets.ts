@@ -41,7 +41,7 @@ export function loadSecrets(opts: {
         jwtSecret: crypto.randomBytes(48).toString('base64'),
         encryptionKey: crypto.randomBytes(32).toString('base64'),
       };
-      fs.mkdirSync(opts.dataDir, { recursive: true });
+      fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
       // 'wx' fails if another process created it first; then read theirs.
       try {
         fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600, flag: 'wx' });
