@@ -6,7 +6,7 @@ import type {
 } from '../../common/agents';
 import type { UserRole } from '../../common/constants';
 import type { Api } from '../platform/api';
-import type { ModelLayer } from './llm/model-layer';
+import type { ModelLayer } from './llm/model-types';
 
 /**
  * The agent runtime's public types, in a file that imports no implementation: the rest of the
