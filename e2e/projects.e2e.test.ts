@@ -299,4 +299,116 @@ describe('Project Manager', () => {
     expect(asked).toBe(1);
     await page.context().close();
   });
+
+  it('filters favorites and has a Paused tab, at phone and desktop width', async () => {
+    const paula = await approvedUser(server, {
+      email: 'paula.filters@e2e.example',
+      password: 'paula-password-1',
+      displayName: 'Paula Filters',
+    });
+    const make = async (title: string, status: string) => {
+      const r = await call<{ data: { project: { id: string } } }>(
+        server.baseUrl,
+        'POST',
+        '/api/projects',
+        {
+          token: paula.tokens.accessToken,
+          body: { title, researchArea: 'Public Finance', status },
+        },
+      );
+      expect(r.status).toBe(201);
+      return r.body.data.project.id;
+    };
+    const starred = await make('Carbon tax incidence', 'active');
+    await make('Paused: property tax capitalisation', 'paused');
+    await make('VAT pass-through', 'planning');
+    const fav = await call(server.baseUrl, 'PUT', `/api/projects/${starred}/favorite`, {
+      token: paula.tokens.accessToken,
+    });
+    expect(fav.status).toBe(200);
+
+    for (const vp of VIEWPORTS) {
+      const page = await newPage(vp.width, vp.height);
+      await openSignedIn(page, server.baseUrl, paula, '/app/project-manager');
+      await pageReady(page);
+      await page.getByRole('article', { name: 'VAT pass-through' }).waitFor();
+      expect(await page.getByRole('article').count()).toBe(3);
+
+      // Paused has its own tab.
+      await page.getByRole('tab', { name: 'Paused' }).click();
+      await page.getByRole('article', { name: 'Paused: property tax capitalisation' }).waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('article').length === 1);
+      expect(page.url()).toContain('status=paused');
+      await page.getByRole('tab', { name: 'All' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('article').length === 3);
+
+      // Favorites only: a pressed toggle, kept in the address.
+      const favorites = page.getByRole('button', { name: 'Favorites', exact: true });
+      expect(await favorites.getAttribute('aria-pressed')).toBe('false');
+      await favorites.click();
+      await page.waitForFunction(() => document.querySelectorAll('article').length === 1);
+      await page.getByRole('article', { name: 'Carbon tax incidence' }).waitFor();
+      expect(await favorites.getAttribute('aria-pressed')).toBe('true');
+      expect(page.url()).toContain('favorite=1');
+      await expectAxeClean(page, `project manager favorites (${vp.name})`);
+      await shot(page, `projects-favorites-${vp.name}`);
+      await page.reload();
+      await pageReady(page);
+      await page.getByRole('article', { name: 'Carbon tax incidence' }).waitFor();
+      expect(await page.getByRole('article').count()).toBe(1);
+
+      // Both filters: no favorite is paused.
+      await page.getByRole('tab', { name: 'Paused' }).click();
+      await page.getByText('No favorite projects here').waitFor();
+      await page.getByText('Mark a project with its star to find it under Favorites.').waitFor();
+      await expectAxeClean(page, `project manager paused favorites (${vp.name})`);
+      await page.getByRole('button', { name: 'Clear search and filters' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('article').length === 3);
+      expect(await favorites.getAttribute('aria-pressed')).toBe('false');
+      await page.context().close();
+    }
+  });
+
+  it('says on the field when no approved account uses a member e-mail', async () => {
+    const r = await call<{ data: { project: { id: string } } }>(
+      server.baseUrl,
+      'POST',
+      '/api/projects',
+      {
+        token: rita.tokens.accessToken,
+        body: { title: 'Team project on trade shocks', researchArea: 'Trade' },
+      },
+    );
+    const id = r.body.data.project.id;
+    for (const vp of VIEWPORTS) {
+      const page = await newPage(vp.width, vp.height);
+      await openSignedIn(page, server.baseUrl, rita, `/app/projects/${id}`);
+      await pageReady(page);
+      const email = page.getByLabel('Member e-mail');
+      await email.fill('nobody.here@e2e.example');
+      await page.getByRole('button', { name: 'Add member' }).click();
+      const help = page.getByText(/^No approved account uses this e-mail address\./);
+      await help.waitFor();
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      // The sentence describes the field; the server's raw text is not shown.
+      const describedBy = (await email.getAttribute('aria-describedby')) ?? '';
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toContain(
+        'ask your colleague to register',
+      );
+      expect(await page.getByText('email: no approved account').count()).toBe(0);
+      await expectAxeClean(page, `unknown member e-mail (${vp.name})`);
+      await shot(page, `project-member-unknown-${vp.name}`);
+      // Typing again clears it; a known account is added.
+      await email.fill('vera.viewer@e2e.example');
+      await help.waitFor({ state: 'detached' });
+      expect(await email.getAttribute('aria-invalid')).toBe('false');
+      await page.getByRole('combobox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Viewer' }).click();
+      await page.getByRole('button', { name: 'Add member' }).click();
+      await page.getByText('vera.viewer@e2e.example · Viewer').waitFor();
+      await page.getByRole('button', { name: 'Remove Vera Viewer' }).click();
+      await page.getByText('vera.viewer@e2e.example · Viewer').waitFor({ state: 'detached' });
+      await page.context().close();
+    }
+  });
 });

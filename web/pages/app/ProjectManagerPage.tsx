@@ -43,11 +43,15 @@ import { DELETE_PROJECT_QUESTION } from './project-manager/deleteQuestion';
 
 const PAGE_SIZE = 12;
 
-/** The status tabs (platform.md §2); 'all' shows every status, paused included. */
+/**
+ * The status tabs (platform.md §2 lists All, Active, Planning, Completed, Archived); Paused is
+ * added so that every status a project can have (§5) has a tab.
+ */
 const STATUS_TABS: Array<{ value: 'all' | ProjectStatus; label: string }> = [
   { value: 'all', label: 'All' },
   { value: 'active', label: 'Active' },
   { value: 'planning', label: 'Planning' },
+  { value: 'paused', label: 'Paused' },
   { value: 'completed', label: 'Completed' },
   { value: 'archived', label: 'Archived' },
 ];
@@ -59,7 +63,8 @@ function isSort(v: string | null): v is ProjectSort {
 type DialogState = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; project: Project };
 
 /**
- * Project Manager (platform.md §2): the filters live in the URL (?search=&status=&area=&sort=&page=)
+ * Project Manager (platform.md §2): the filters live in the URL
+ * (?search=&status=&area=&favorite=1&sort=&page=)
  * so a link or the back button restores them; ?new=1 opens the New Project dialog.
  */
 export default function ProjectManagerPage() {
@@ -73,6 +78,7 @@ export default function ProjectManagerPage() {
     ? (statusParam as ProjectStatus)
     : 'all';
   const area = params.get('area') ?? '';
+  const favoritesOnly = params.get('favorite') === '1';
   const sortParam = params.get('sort');
   const sort: ProjectSort = isSort(sortParam) ? sortParam : DEFAULT_PROJECT_SORT;
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -116,6 +122,7 @@ export default function ProjectManagerPage() {
     search: urlSearch || undefined,
     status: status === 'all' ? undefined : status,
     researchArea: area || undefined,
+    favorite: favoritesOnly || undefined,
     sort,
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
@@ -200,7 +207,7 @@ export default function ProjectManagerPage() {
 
   const data = projects.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
-  const filtersActive = urlSearch !== '' || area !== '' || status !== 'all';
+  const filtersActive = urlSearch !== '' || area !== '' || status !== 'all' || favoritesOnly;
 
   return (
     <>
@@ -236,6 +243,8 @@ export default function ProjectManagerPage() {
         area={area}
         areas={data?.researchAreas ?? []}
         onAreaChange={(a) => update({ area: a })}
+        favoritesOnly={favoritesOnly}
+        onFavoritesOnlyChange={(on) => update({ favorite: on ? '1' : null })}
         sort={sort}
         onSortChange={(s) => update({ sort: s === DEFAULT_PROJECT_SORT ? null : s })}
       />
@@ -272,11 +281,13 @@ export default function ProjectManagerPage() {
       ) : data && data.projects.length === 0 ? (
         <EmptyState
           icon={<FolderOpenOutlinedIcon />}
-          title="No projects found"
+          title={favoritesOnly && !urlSearch ? 'No favorite projects here' : 'No projects found'}
           message={
             urlSearch
               ? `No projects match your search for "${urlSearch}"`
-              : 'Create a new project to get started'
+              : favoritesOnly
+                ? 'Mark a project with its star to find it under Favorites.'
+                : 'Create a new project to get started'
           }
           action={
             filtersActive ? (
@@ -284,7 +295,7 @@ export default function ProjectManagerPage() {
                 onClick={() => {
                   setSearchText('');
                   lastWritten.current = '';
-                  update({ search: null, area: null, status: null });
+                  update({ search: null, area: null, status: null, favorite: null });
                 }}
               >
                 Clear search and filters

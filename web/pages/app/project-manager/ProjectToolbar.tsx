@@ -7,6 +7,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import SortIcon from '@mui/icons-material/Sort';
 import CheckIcon from '@mui/icons-material/Check';
+import StarIcon from '@mui/icons-material/Star';
+import StarBorderIcon from '@mui/icons-material/StarBorder';
 import { PROJECT_SORTS, PROJECT_SORT_LABELS, type ProjectSort } from '../../../../common/projects';
 import { SearchField } from '../../../components/SearchField';
 
@@ -16,17 +18,22 @@ export interface ProjectToolbarProps {
   area: string;
   areas: string[];
   onAreaChange: (area: string) => void;
+  /** Only the caller's favorite projects. */
+  favoritesOnly: boolean;
+  onFavoritesOnlyChange: (on: boolean) => void;
   sort: ProjectSort;
   onSortChange: (sort: ProjectSort) => void;
 }
 
-/** Search box, research-area filter and sort menu of the Project Manager. */
+/** Search box, research-area filter, favorites filter and sort menu of the Project Manager. */
 export function ProjectToolbar({
   search,
   onSearchChange,
   area,
   areas,
   onAreaChange,
+  favoritesOnly,
+  onFavoritesOnlyChange,
   sort,
   onSortChange,
 }: ProjectToolbarProps) {
@@ -62,6 +69,15 @@ export function ProjectToolbar({
           </MenuItem>
         ))}
       </TextField>
+      <Button
+        variant={favoritesOnly ? 'contained' : 'outlined'}
+        startIcon={favoritesOnly ? <StarIcon /> : <StarBorderIcon />}
+        onClick={() => onFavoritesOnlyChange(!favoritesOnly)}
+        aria-pressed={favoritesOnly}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+      >
+        Favorites
+      </Button>
       <Button
         variant="outlined"
         startIcon={<SortIcon />}

@@ -23,6 +23,7 @@ import {
 } from '../../../api/queries/projects';
 import { humanize } from '../shared/format';
 import { SectionCard } from '../../../components/SectionCard';
+import { memberErrorOf } from './memberError';
 
 /** Who besides the owner can see (viewer) or edit (collaborator) the project. */
 export function MembersSection({ project }: { project: Project }) {
@@ -32,6 +33,7 @@ export function MembersSection({ project }: { project: Project }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<ProjectMemberRole>('collaborator');
   const manage = project.canDelete;
+  const addError = add.error ? memberErrorOf(add.error) : undefined;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -92,14 +94,24 @@ export function MembersSection({ project }: { project: Project }) {
             type="email"
             label="Member e-mail"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              if (add.isError) add.reset();
+            }}
+            error={addError?.field === 'email'}
+            helperText={addError?.field === 'email' ? addError.text : undefined}
           />
           <TextField
             select
             size="small"
             label="Role"
             value={role}
-            onChange={(e) => setRole(e.target.value as ProjectMemberRole)}
+            onChange={(e) => {
+              setRole(e.target.value as ProjectMemberRole);
+              if (add.isError) add.reset();
+            }}
+            error={addError?.field === 'role'}
+            helperText={addError?.field === 'role' ? addError.text : undefined}
           >
             {PROJECT_MEMBER_ROLES.map((r) => (
               <MenuItem key={r} value={r}>
@@ -117,9 +129,9 @@ export function MembersSection({ project }: { project: Project }) {
           </Button>
         </Stack>
       )}
-      {add.isError && (
+      {addError && addError.field === undefined && (
         <Alert severity="error" sx={{ mt: 1 }}>
-          {add.error.message}
+          {addError.text}
         </Alert>
       )}
     </SectionCard>
