@@ -12,6 +12,7 @@ import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
 import { registerOpenApi } from './platform/openapi';
 import { registerTextInputGuard } from './platform/text-input';
+import { registerJsonDepthLimit } from './platform/json-depth';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerModules } from './modules';
@@ -62,6 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerAccessControl(app, ctx.db, ctx.signer);
+  registerJsonDepthLimit(app);
   registerTextInputGuard(app);
   await app.register(helmet, {
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },

@@ -7,6 +7,7 @@ import { sessionClient, waitingAt } from '../../test/teams/helpers';
 import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
 import { connectWs, type TestSocket } from '../../test/teams/ws-client';
 import { users } from '../db/schema';
+import { TOO_DEEP_MESSAGE } from '../platform/json-depth';
 import { WS_ACCESS_ENDED } from './ws';
 
 /**
@@ -133,6 +134,20 @@ describe('a socket whose user is demoted or signs out', () => {
     const done = closed(s);
     s.send({ type: 'subscribe', subscriptionType: 'runtime-test-team' });
     expect(await done).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.expired });
+  });
+});
+
+describe('hostile messages', () => {
+  it('a message nested deeper than the JSON limit gets an error and the socket stays usable', async () => {
+    const user = await createUser(t.app);
+    const s = await connect(user.accessToken);
+    s.socket.send('['.repeat(5000) + ']'.repeat(5000));
+    expect(await s.waitFor((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: TOO_DEEP_MESSAGE,
+    });
+    s.send({ type: 'ping' });
+    await s.waitFor((m) => m.type === 'pong');
   });
 });
 

@@ -14,6 +14,7 @@ import type { Api } from '../context';
 import { users } from '../db/schema';
 import { AppError } from '../platform/errors';
 import { currentUser, loadActiveUser } from '../platform/access';
+import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../platform/json-depth';
 import { CHANNELS, hydrateUpdate, type RuntimeCore, type UpdateEnvelope } from './core';
 import type { SessionActor, SessionService } from './service';
 
@@ -268,6 +269,10 @@ export function createWsHub(
   }
 
   async function onMessage(client: Client, raw: string): Promise<void> {
+    if (jsonTooDeep(raw)) {
+      send(client, { type: 'error', error: TOO_DEEP_MESSAGE });
+      return;
+    }
     let json: unknown;
     try {
       json = JSON.parse(raw);

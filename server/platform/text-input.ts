@@ -14,12 +14,25 @@ export function registerTextInputGuard(app: FastifyInstance): void {
   });
 }
 
-/** True when a string anywhere in the value (keys included) holds U+0000. */
+/**
+ * True when a string anywhere in the value (keys included) holds U+0000. Iterative, so however
+ * deep the value nests it cannot overflow the stack (bodies are limited to MAX_JSON_DEPTH before
+ * they are parsed, but query strings and other parsers' output arrive here too).
+ */
 export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    return Object.entries(value).some(([key, v]) => key.includes('\u0000') || containsNul(v));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+    } else if (current !== null && typeof current === 'object' && !Buffer.isBuffer(current)) {
+      for (const [key, v] of Object.entries(current)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(v);
+      }
+    }
   }
   return false;
 }
