@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { AgentRuntime } from './types';
 import { createEventBus } from '../platform/events';
-import { CHANNELS, type RuntimeCore } from './core';
+import { CHANNELS, type RuntimeCore } from './runtime-core';
 import { createServiceHost } from './kit/services';
 import { createWorkspace } from './kit/workspace';
 import { createModelLayer } from './llm/model-layer';

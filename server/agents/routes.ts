@@ -23,7 +23,7 @@ import {
 import type { Api } from '../context';
 import { currentUser } from '../platform/access';
 import { notFound } from '../platform/errors';
-import type { RuntimeCore } from './core';
+import type { RuntimeCore } from './runtime-core';
 import type { SessionService } from './service';
 import type { MetricsCountRow, MetricsDurationRow } from './store';
 

@@ -4,18 +4,10 @@ import { z } from 'zod';
 import type { PhaseResult } from '../../common/agents';
 import type { AgentSessionRow } from '../db/schema/agents';
 import { AppError } from '../platform/errors';
-import {
-  CHANNELS,
-  enqueuePhase,
-  machineState,
-  notifyOwner,
-  publishUpdate,
-  sessionLink,
-  teamName,
-  writeLog,
-  type ControlMessage,
-  type RuntimeCore,
-} from './core';
+import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
+import { announceCompletion, completionPatch } from './session-completion';
+import { enqueuePhase, notifyOwner, publishUpdate, writeLog } from './session-events';
+import { machineState, sessionLink, teamName } from './session-view';
 import { isModelError } from './llm/errors';
 import type { ModelHandle } from './llm/model-layer';
 import type { PhaseJob } from './queue';
@@ -349,12 +341,6 @@ export function createRunner(core: RuntimeCore): Runner {
       );
       const waiting = next.state.status === 'waiting_for_input';
       const done = next.state.status === 'completed';
-      let finalOutputs: unknown = null;
-      if (done) {
-        const all: Record<string, unknown> = {};
-        for (const r of allResults) all[r.key] = r.result;
-        finalOutputs = team.finalOutputs ? team.finalOutputs(all) : result;
-      }
       const after = await store.update(
         row.id,
         { step: row.step, leaseOwner: owner },
@@ -367,7 +353,7 @@ export function createRunner(core: RuntimeCore): Runner {
           leaseOwner: null,
           leaseUntil: null,
           attempts: 0,
-          ...(done ? { finalOutputs, completedAt: new Date() } : {}),
+          ...(done ? completionPatch(team, allResults) : {}),
         },
       );
       // Cancelled, paused or reset while finishing: that change stands, this result is dropped.
@@ -404,14 +390,7 @@ export function createRunner(core: RuntimeCore): Runner {
           link: sessionLink(core, after),
         });
       } else if (done) {
-        await writeLog(core, after, `Session completed: all ${phases.length} phases done`);
-        await publishUpdate(core, after, 'process_completed', { finalOutputs: after.finalOutputs });
-        await notifyOwner(core, after, {
-          kind: 'session_completed',
-          title: `${name} session completed`,
-          message: `Your ${name} session has finished all ${phases.length} phases.`,
-          link: sessionLink(core, after),
-        });
+        await announceCompletion(core, after);
       } else if (next.runPhase) {
         await enqueuePhase(core, after);
       }

@@ -11,19 +11,10 @@ import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
 import { projects } from '../db/schema';
 import { memberProjectsCondition } from '../modules/projects/visibility';
 import { AppError, conflict, forbidden, notFound } from '../platform/errors';
-import {
-  CHANNELS,
-  describeSession,
-  enqueuePhase,
-  machineState,
-  notifyOwner,
-  publishUpdate,
-  sessionLink,
-  teamName,
-  writeLog,
-  type ControlMessage,
-  type RuntimeCore,
-} from './core';
+import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
+import { announceCompletion, completionPatch } from './session-completion';
+import { enqueuePhase, publishUpdate, writeLog } from './session-events';
+import { describeSession, machineState } from './session-view';
 import { ModelNotConfiguredError } from './llm/errors';
 import { TransitionError, transition, type MachineEvent } from './state-machine';
 import type { SessionPatch } from './store';
@@ -268,11 +259,9 @@ export function createSessionService(core: RuntimeCore): SessionService {
           feedback: [...row.feedback, entry],
           checkpointData: null,
         };
-        if (next.state.status === 'completed') {
-          patch.finalOutputs = finalOutputsOf(team, row);
-          patch.completedAt = new Date();
-        }
-        return patch;
+        return next.state.status === 'completed'
+          ? { ...patch, ...completionPatch(team, row.results) }
+          : patch;
       },
     );
     const entry = after.feedback[after.feedback.length - 1]!;
@@ -289,28 +278,9 @@ export function createSessionService(core: RuntimeCore): SessionService {
           `running phase ${after.phase} (${phaseName}) again with it`,
       );
     }
-    if (after.status === 'completed') await completed(after);
+    if (after.status === 'completed') await announceCompletion(core, after);
     if (runPhase) await enqueuePhase(core, after);
     return describeSession(core, after);
-  }
-
-  function finalOutputsOf(team: TeamDefinition, row: AgentSessionRow): unknown {
-    const byKey: Record<string, unknown> = {};
-    for (const r of row.results) byKey[r.key] = r.result;
-    if (team.finalOutputs) return team.finalOutputs(byKey);
-    return row.results[row.results.length - 1]?.result ?? null;
-  }
-
-  async function completed(row: AgentSessionRow): Promise<void> {
-    const name = teamName(core, row);
-    await writeLog(core, row, `Session completed: all ${row.plan.length} phases done`);
-    await publishUpdate(core, row, 'process_completed', { finalOutputs: row.finalOutputs });
-    await notifyOwner(core, row, {
-      kind: 'session_completed',
-      title: `${name} session completed`,
-      message: `Your ${name} session has finished all ${row.plan.length} phases.`,
-      link: sessionLink(core, row),
-    });
   }
 
   async function reset(actor: SessionActor, sessionId: string): Promise<AgentSession> {

@@ -10,8 +10,8 @@ import type { ModelLayer } from './llm/model-types';
 
 /**
  * The agent runtime's public types, in a file that imports no implementation: the rest of the
- * server (context.ts, modules) and the teams depend on these, never on service.ts or core.ts,
- * so there is no import cycle between the application context and the runtime.
+ * server (context.ts, modules) and the teams depend on these, never on service.ts or
+ * runtime-core.ts, so there is no import cycle between the application context and the runtime.
  */
 
 /** Filters of a session list. */

@@ -15,7 +15,8 @@ import { users } from '../db/schema';
 import { AppError } from '../platform/errors';
 import { currentUser, loadActiveUser } from '../platform/access';
 import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../platform/json-depth';
-import { CHANNELS, hydrateUpdate, type RuntimeCore, type UpdateEnvelope } from './core';
+import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
+import { hydrateUpdate } from './session-events';
 import type { SessionActor, SessionService } from './service';
 
 /** Largest message a client may send (bytes). */

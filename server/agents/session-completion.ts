@@ -1,0 +1,43 @@
+import type { PhaseResult } from '../../common/agents';
+import type { AgentSessionRow } from '../db/schema/agents';
+import type { RuntimeCore } from './runtime-core';
+import { notifyOwner, publishUpdate, writeLog } from './session-events';
+import { sessionLink, teamName } from './session-view';
+import type { SessionPatch } from './store';
+import type { TeamDefinition } from './team';
+
+/**
+ * How a session completes, the same whether its last phase finished (runner.ts) or its last
+ * checkpoint was approved (service.ts): the final outputs written with the status, then the
+ * log line, the update and the owner's notification.
+ */
+
+/** The session's final outputs: the team's own choice, else the last phase's result. */
+export function finalOutputsOf(team: TeamDefinition, results: PhaseResult[]): unknown {
+  const byKey: Record<string, unknown> = {};
+  for (const r of results) byKey[r.key] = r.result;
+  if (team.finalOutputs) return team.finalOutputs(byKey);
+  return results[results.length - 1]?.result ?? null;
+}
+
+/** The fields a completing session's write adds to its status change. */
+export function completionPatch(
+  team: TeamDefinition,
+  results: PhaseResult[],
+): Pick<SessionPatch, 'finalOutputs' | 'completedAt'> {
+  return { finalOutputs: finalOutputsOf(team, results), completedAt: new Date() };
+}
+
+/** Announces a completion after the write: log line, process_completed, notification. */
+export async function announceCompletion(core: RuntimeCore, row: AgentSessionRow): Promise<void> {
+  const name = teamName(core, row);
+  const phases = row.plan.length;
+  await writeLog(core, row, `Session completed: all ${phases} phases done`);
+  await publishUpdate(core, row, 'process_completed', { finalOutputs: row.finalOutputs });
+  await notifyOwner(core, row, {
+    kind: 'session_completed',
+    title: `${name} session completed`,
+    message: `Your ${name} session has finished all ${phases} phases.`,
+    link: sessionLink(core, row),
+  });
+}

@@ -1,0 +1,124 @@
+import type { LogEntry, SessionUpdate, SessionUpdateType } from '../../common/agents';
+import type { AgentSessionRow } from '../db/schema/agents';
+import { MAX_EVENT_PAYLOAD_BYTES } from '../platform/events';
+import type { NewNotification } from '../platform/notify';
+import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
+
+/**
+ * What the runtime tells about a session after each write: updates on the bus (for every
+ * process's WebSocket hub), log lines, the owner's notifications and queued phase jobs.
+ */
+
+/** Publishes one update about a session, after the write it describes. */
+export async function publishUpdate(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  updateType: SessionUpdateType,
+  data: unknown,
+): Promise<void> {
+  const update: SessionUpdate = {
+    sessionId: row.id,
+    teamId: row.teamId,
+    updateType,
+    data,
+    status: row.status,
+    phase: row.phase,
+    checkpoint: row.checkpoint,
+    timestamp: new Date().toISOString(),
+  };
+  let envelope: UpdateEnvelope = { ownerId: row.ownerId, update };
+  if (Buffer.byteLength(JSON.stringify(envelope)) > MAX_EVENT_PAYLOAD_BYTES - 100) {
+    envelope = {
+      ownerId: row.ownerId,
+      update: { ...update, data: null },
+      dataOmitted: true,
+      ...(updateType === 'log_update' ? { logSeq: (data as LogEntry).seq } : {}),
+    };
+  }
+  try {
+    await core.bus.publish(CHANNELS.update, envelope);
+  } catch (err) {
+    // The write is done and polling shows it; a lost real-time message must not fail the step.
+    core.app.log.warn(
+      { err: (err as Error).message, sessionId: row.id },
+      'could not publish update',
+    );
+  }
+}
+
+/**
+ * Appends a log line and publishes it. The row given only supplies ids and the state that goes
+ * with the update.
+ */
+export async function writeLog(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  message: string,
+  level: LogEntry['level'] = 'info',
+): Promise<LogEntry | undefined> {
+  const entry = await core.store.appendLog(row.id, message, level);
+  if (entry) await publishUpdate(core, row, 'log_update', entry);
+  return entry;
+}
+
+/** Records an in-app notification; a failure is logged, never thrown into the session. */
+export async function notifyOwner(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  notification: NewNotification,
+): Promise<void> {
+  try {
+    await core.app.notify(row.ownerId, notification);
+  } catch (err) {
+    core.app.log.warn({ err: (err as Error).message, sessionId: row.id }, 'could not notify owner');
+  }
+}
+
+/** Queues the job for the session's current step and wakes idle workers everywhere. */
+export async function enqueuePhase(
+  core: RuntimeCore,
+  row: Pick<AgentSessionRow, 'id' | 'step'>,
+): Promise<void> {
+  await core.queue.enqueue({ sessionId: row.id, step: row.step });
+  try {
+    await core.bus.publish(CHANNELS.jobs, {});
+  } catch {
+    // Workers poll anyway.
+  }
+}
+
+/** Reads back the data of an update that was too large to travel on the bus. */
+export async function hydrateUpdate(
+  core: RuntimeCore,
+  envelope: UpdateEnvelope,
+): Promise<SessionUpdate> {
+  if (!envelope.dataOmitted) return envelope.update;
+  const u = envelope.update;
+  if (u.updateType === 'log_update' && envelope.logSeq !== undefined) {
+    return { ...u, data: (await core.store.readLog(u.sessionId, envelope.logSeq)) ?? null };
+  }
+  const row = await core.store.get(u.sessionId);
+  if (!row) return u;
+  switch (u.updateType) {
+    case 'checkpoint_reached':
+      return {
+        ...u,
+        data: { phase: u.phase, checkpoint: u.checkpoint, checkpointData: row.checkpointData },
+      };
+    case 'phase_completed': {
+      const r = row.results.find((x) => x.phase === u.phase);
+      return {
+        ...u,
+        data: r ? { phase: r.phase, key: r.key, name: r.name, result: r.result } : null,
+      };
+    }
+    case 'process_completed':
+      return { ...u, data: { finalOutputs: row.finalOutputs } };
+    case 'feedback_submitted': {
+      const f = row.feedback[row.feedback.length - 1];
+      return { ...u, data: f ?? null };
+    }
+    default:
+      return { ...u, data: { error: row.error ?? 'Unknown error', phase: u.phase } };
+  }
+}
