@@ -115,9 +115,14 @@ export const trendsResultSchema = z.object({
   field: z.string(),
   recentYears: yearRange,
   baselineYears: yearRange,
-  /** Topics with counts in both periods that were compared. */
+  /** Topics with enough works in the baseline period to be compared. */
   topicsConsidered: z.number().int().min(0),
-  topics: z.array(trendingTopicSchema).length(TRENDING_TOPIC_COUNT),
+  /** The 5 fastest-growing topics; none when the session is in human mode. */
+  topics: z
+    .array(trendingTopicSchema)
+    .refine((t) => t.length === 0 || t.length === TRENDING_TOPIC_COUNT, {
+      message: `trend discovery finds exactly ${TRENDING_TOPIC_COUNT} topics`,
+    }),
 });
 export type TrendsResult = z.infer<typeof trendsResultSchema>;
 
@@ -138,8 +143,8 @@ export type RefinedQuestion = z.infer<typeof refinedQuestionSchema>;
 
 export const refineResultSchema = z.object({
   questions: z.array(refinedQuestionSchema).min(FINAL_QUESTIONS_MIN),
-  /** Candidates dropped as duplicates of another. */
-  duplicatesRemoved: z.number().int().min(0),
+  /** Candidates merged into another or dropped (duplicates, several questions in one). */
+  candidatesDropped: z.number().int().min(0),
 });
 export type RefineResult = z.infer<typeof refineResultSchema>;
 

@@ -1,0 +1,1 @@
+export { ideationTeam } from './team';
