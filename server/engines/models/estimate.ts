@@ -1,4 +1,4 @@
-import { nelderMead } from 'fmin';
+import { nelderMead } from './nelder-mead';
 import type { EstimationResult, MomentTarget } from '../../../common/teams/model';
 import { parameterVector, type CompiledModel } from './compile';
 import { ModelError } from './errors';
@@ -6,7 +6,7 @@ import { MomentSource, solveModel } from './solve';
 
 /**
  * Moment matching: the chosen parameters are moved within their bounds to bring the model's
- * moments close to the targets, by the derivative-free Nelder-Mead simplex (fmin). The
+ * moments close to the targets, by the derivative-free Nelder-Mead simplex. The
  * objective is the sum of squared relative gaps; a parameter vector for which the model has
  * no steady state or no unique stable solution gets a large penalty, so the search avoids it.
  */
@@ -106,7 +106,7 @@ export function matchMoments(
         ),
       ).objective,
     x0,
-    { maxIterations, minErrorDelta: 1e-12, minTolerance: 1e-10 },
+    { maxIterations },
   );
   const estimates = result.x.map((v, k) =>
     toBounded(
