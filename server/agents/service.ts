@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   APPROVAL_FEEDBACK,
@@ -8,8 +7,8 @@ import {
   type SessionStatus,
 } from '../../common/agents';
 import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
-import { projects } from '../db/schema';
-import { memberProjectsCondition } from '../modules/projects/visibility';
+import { permissionsFor } from '../modules/projects/service';
+import { createProjectsStore } from '../modules/projects/store';
 import { AppError, conflict, forbidden, notFound } from '../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
@@ -166,14 +165,17 @@ export function createSessionService(core: RuntimeCore): SessionService {
     }
 
     if (request.projectId) {
-      const condition =
-        actor.role === 'admin' ? undefined : memberProjectsCondition(core.app.db, actor.id);
-      const [project] = await core.app.db
-        .select({ id: projects.id })
-        .from(projects)
-        .where(and(eq(projects.id, request.projectId), condition))
-        .limit(1);
-      if (!project) throw notFound('Project');
+      // The session writes into the project (documents, results): it needs edit rights there,
+      // the same rule as editing the project. Readers (project viewers, admins who are not
+      // members) may start a session without the project.
+      const record = await createProjectsStore(core.app.db).find(request.projectId, actor.id);
+      const perms = record ? permissionsFor(actor, record) : null;
+      if (!perms) throw notFound('Project');
+      if (!perms.canEdit) {
+        throw forbidden(
+          'You can read this project but not start sessions in it; ask its owner to make you a collaborator',
+        );
+      }
     }
 
     const now = new Date();
@@ -265,7 +267,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
       },
     );
     const entry = after.feedback[after.feedback.length - 1]!;
-    await publishUpdate(core, after, 'feedback_submitted', entry);
+    await publishUpdate(core, after, { updateType: 'feedback_submitted', data: entry });
     const team = teamOf(after);
     if (approved) {
       await writeLog(core, after, `Checkpoint ${entry.checkpoint} approved`);
@@ -337,7 +339,10 @@ export function createSessionService(core: RuntimeCore): SessionService {
     }));
     if (before.status === 'processing') await signalRunner(after.id, 'cancel');
     await writeLog(core, after, `Cancelled by the user during phase ${before.phase}`, 'warn');
-    await publishUpdate(core, after, 'error', { error: CANCELLED_TEXT, phase: after.phase });
+    await publishUpdate(core, after, {
+      updateType: 'error',
+      data: { error: CANCELLED_TEXT, phase: after.phase },
+    });
     return describeSession(core, after);
   }
 

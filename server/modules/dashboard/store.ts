@@ -27,6 +27,13 @@ export function createDashboardStore(db: Database) {
       inArray(agentSessions.projectId, memberProjectIds(db, userId)),
     )!;
 
+  /**
+   * A session's project as the dashboard may show it: only while the user can see the project
+   * (owner or member). A member who was removed keeps their sessions, without the project.
+   */
+  const visibleProjectOf = (userId: string): SQL =>
+    and(eq(projects.id, agentSessions.projectId), memberProjectsCondition(db, userId))!;
+
   return {
     async projectCounts(userId: string) {
       const [row] = await db
@@ -123,12 +130,12 @@ export function createDashboardStore(db: Database) {
           message: agentSessionLogs.message,
           createdAt: agentSessionLogs.createdAt,
           teamId: agentSessions.teamId,
-          projectId: agentSessions.projectId,
+          projectId: projects.id,
           projectTitle: projects.title,
         })
         .from(agentSessionLogs)
         .innerJoin(agentSessions, eq(agentSessions.id, agentSessionLogs.sessionId))
-        .leftJoin(projects, eq(projects.id, agentSessions.projectId))
+        .leftJoin(projects, visibleProjectOf(userId))
         .where(sessionsOf(userId))
         .orderBy(desc(agentSessionLogs.createdAt), desc(agentSessionLogs.seq))
         .limit(limit);
@@ -143,11 +150,11 @@ export function createDashboardStore(db: Database) {
           paused: agentSessions.paused,
           finishedPhases: sql<number>`jsonb_array_length(${agentSessions.results})`.mapWith(Number),
           plan: agentSessions.plan,
-          projectId: agentSessions.projectId,
+          projectId: projects.id,
           projectTitle: projects.title,
         })
         .from(agentSessions)
-        .leftJoin(projects, eq(projects.id, agentSessions.projectId))
+        .leftJoin(projects, visibleProjectOf(userId))
         .where(and(sessionsOf(userId), ne(agentSessions.status, 'completed')))
         .orderBy(desc(agentSessions.updatedAt), desc(agentSessions.id))
         .limit(limit);

@@ -34,7 +34,10 @@ export interface ProjectPermissions {
   canDelete: boolean;
 }
 
-export function permissionsFor(user: AuthUser, record: ProjectRecord): ProjectPermissions | null {
+export function permissionsFor(
+  user: Pick<AuthUser, 'id' | 'role'>,
+  record: ProjectRecord,
+): ProjectPermissions | null {
   const writer = user.role !== 'viewer';
   if (record.row.ownerId === user.id)
     return { access: 'owner', canEdit: writer, canDelete: writer };
