@@ -1,13 +1,28 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { DocumentCategory, DocumentFormat } from '../../../common/documents';
 import { users } from './accounts';
 import { projects } from './projects';
 
 export type DocumentOrigin = 'session' | 'upload' | 'editor';
 
+/** Binary bytes (PGlite hands back a Uint8Array, node-postgres a Buffer). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
 /**
- * platform.md §3 Document. Text content lives in the row (documents are small text files), so
- * every process of a scale-out deployment sees it without shared disk.
+ * platform.md §3 Document. Content lives in the row (documents are small files), so every
+ * process of a scale-out deployment sees it without shared disk.
  */
 export const documents = pgTable(
   'documents',
@@ -27,7 +42,10 @@ export const documents = pgTable(
     format: text('format').$type<DocumentFormat>().notNull(),
     origin: text('origin').$type<DocumentOrigin>().notNull(),
     sizeBytes: integer('size_bytes').notNull(),
+    /** The text: the file itself, or for a PDF the text extracted from it (for search). */
     content: text('content').notNull(),
+    /** The uploaded file when it is not text (PDF): what a download hands back. */
+    fileData: bytea('file_data'),
     validated: boolean('validated').notNull().default(false),
     reproducible: boolean('reproducible').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
