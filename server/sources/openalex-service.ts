@@ -23,10 +23,17 @@ export const openAlexEnvSchema = z.object({
     .pipe(z.email({ message: 'OPENALEX_MAILTO must be an e-mail address' }).optional())
     .describe("Contact e-mail sent with OpenAlex calls (OpenAlex's faster polite pool)"),
   OPENALEX_API_KEY: envOptionalString.describe('OpenAlex premium API key, when you have one'),
+  OPENALEX_CACHE_SECONDS: z.coerce
+    .number({ message: 'OPENALEX_CACHE_SECONDS must be a number of seconds' })
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(600)
+    .describe(
+      'How long OpenAlex replies are reused (the same searches and counts come back across ' +
+        'sessions); 0 turns the cache off',
+    ),
 });
-
-/** Replies are cached for a while: the same search often comes back within a session. */
-const CACHE_TTL_MS = 10 * 60_000;
 
 export const openAlexService = defineService({
   id: 'openalex',
@@ -35,7 +42,9 @@ export const openAlexService = defineService({
     const url = new URL(env.OPENALEX_BASE_URL);
     const http = createHttpClient({
       userAgent: `EconAgents (+${env.OPENALEX_MAILTO ?? 'https://openalex.org'})`,
-      cache: { ttlMs: CACHE_TTL_MS, maxEntries: 500 },
+      ...(env.OPENALEX_CACHE_SECONDS > 0
+        ? { cache: { ttlMs: env.OPENALEX_CACHE_SECONDS * 1000, maxEntries: 500 } }
+        : {}),
       // The operator chose this host; the SSRF guard still refuses every other private one.
       allowPrivateHosts: env.OPENALEX_BASE_URL === OPENALEX_DEFAULT_BASE_URL ? [] : [url.hostname],
     });
