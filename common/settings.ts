@@ -77,7 +77,10 @@ export const SETTINGS_DEFAULTS = {
   },
 } as const;
 
-/** How a stored key is shown: whether there is one and a masked form (e.g. `sk-••••••••abcd`). */
+/**
+ * How a stored key is shown: whether there is one and a masked form (`••••••••abcd`: at most the
+ * last 4 characters, none for keys under 12 characters).
+ */
 export const storedKeySchema = z.object({ hasKey: z.boolean(), masked: z.string().nullable() });
 export type StoredKey = z.infer<typeof storedKeySchema>;
 

@@ -85,10 +85,18 @@ export function decryptSecret(key: Buffer, sealed: string): string {
   );
 }
 
-/** What the API shows instead of a stored key: enough to recognise it, never enough to use it. */
+/** Keys shorter than this are shown without any of their characters. */
+export const MASK_MIN_LENGTH = 12;
+
+/**
+ * What the API shows instead of a stored key: enough to recognise it (its last 4 characters),
+ * never enough to use or guess it. Nothing of the start (a provider prefix such as `sk-` says
+ * little, and on short keys every character counts), and nothing at all of keys under 12
+ * characters.
+ */
 export function maskSecret(plaintext: string): string {
-  if (plaintext.length <= 8) return '••••••••';
-  return `${plaintext.slice(0, 3)}••••••••${plaintext.slice(-4)}`;
+  if (plaintext.length < MASK_MIN_LENGTH) return '••••••••';
+  return `••••••••${plaintext.slice(-4)}`;
 }
 
 export function sha256(value: string): string {

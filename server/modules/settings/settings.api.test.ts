@@ -205,8 +205,8 @@ describe('API keys', () => {
     expect(res.raw.body).not.toContain(OPENAI_KEY);
     expect(res.raw.body).not.toContain(FRED_KEY);
     const keys = res.body.data.settings.apiKeys;
-    expect(keys.llmApiKey).toEqual({ hasKey: true, masked: 'sk-••••••••1234' });
-    expect(keys.fredApiKey).toEqual({ hasKey: true, masked: 'fre••••••••cdef' });
+    expect(keys.llmApiKey).toEqual({ hasKey: true, masked: '••••••••1234' });
+    expect(keys.fredApiKey).toEqual({ hasKey: true, masked: '••••••••cdef' });
     expect(keys.worldBankApiKey).toEqual({ hasKey: false, masked: null });
 
     // The raw database columns hold ciphertext, not the key.
@@ -294,7 +294,7 @@ describe('persistence', () => {
       expect(s.profile).toMatchObject({ displayName: 'Alice Smith', theme: 'dark' });
       expect(s.ai).toMatchObject({ temperature: 0.3, maxTokens: 3000, customModel: 'llama3.1' });
       expect(s.data.maxCacheSize).toBe(1200);
-      expect(s.apiKeys.llmApiKey).toEqual({ hasKey: true, masked: 'sk-••••••••1234' });
+      expect(s.apiKeys.llmApiKey).toEqual({ hasKey: true, masked: '••••••••1234' });
       expect(res.raw.body).not.toContain(OPENAI_KEY);
       expect((await ctx2.loadUserLlmSettings(aliceUser.id)).apiKey).toBe(OPENAI_KEY);
     } finally {
