@@ -60,7 +60,7 @@ export interface DynareResults {
   autocorr1: (number | null)[];
   /** Moduli of the eigenvalues Dynare's check reports. */
   eigenvalueModuli: number[];
-  /** Average seconds of one stoch_simul call, timed inside Octave. */
+  /** Average seconds of one stoch_simul call, timed inside Octave (NaN when not timed). */
   stochSimulSeconds: number;
   /** Wall time of the whole `dynare file nograph` process, Octave start-up included. */
   processSeconds: number;
@@ -71,11 +71,14 @@ export interface DynareResults {
 /** Octave function that writes the results; lives in its own .m file (a verbatim block in a .mod cannot hold `end;`). */
 const DUMP_FUNCTION = `function econagents_dump(M_, options_, oo_, var_list_, outfile, repeats)
   options_.noprint = true;
-  t0 = tic;
-  for r = 1:repeats
-    [info, oo2, options2, M2] = stoch_simul(M_, options_, oo_, var_list_);
+  seconds = NaN;
+  if repeats > 0
+    t0 = tic;
+    for r = 1:repeats
+      [info, oo2, options2, M2] = stoch_simul(M_, options_, oo_, var_list_);
+    end
+    seconds = toc(t0) / repeats;
   end
-  seconds = toc(t0) / repeats;
   fid = fopen(outfile, 'w');
   fprintf(fid, 'stoch_simul_seconds %.17g\\n', seconds);
   n = M_.endo_nbr;
@@ -193,7 +196,7 @@ function runProcess(
 export interface DynareRunOptions {
   irfPeriods?: number;
   overrides?: Record<string, number>;
-  /** How many timed stoch_simul calls to average (default 5). */
+  /** How many timed stoch_simul calls to average (default 5; 0 times nothing). */
   repeats?: number;
   timeoutMs?: number;
   installation?: DynareInstallation;
@@ -218,7 +221,7 @@ export async function runDynare(
     const modFile = toModFile(model, {
       irfPeriods: options.irfPeriods,
       overrides: options.overrides,
-      appendVerbatim: `econagents_dump(M_, options_, oo_, var_list_, '${resultsFile}', ${Math.max(1, Math.trunc(options.repeats ?? 5))});`,
+      appendVerbatim: `econagents_dump(M_, options_, oo_, var_list_, '${resultsFile}', ${Math.max(0, Math.trunc(options.repeats ?? 5))});`,
     });
     await writeFile(path.join(dir, `${name}.mod`), modFile);
     await writeFile(path.join(dir, 'econagents_dump.m'), DUMP_FUNCTION);
