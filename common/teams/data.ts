@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../settings';
 
 /**
  * The Data team's shared contract: what the profiling engine computes (the profile, the four
@@ -399,3 +400,128 @@ export const chartSpecSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type ChartSpec = z.infer<typeof chartSpecSchema>;
+
+export const CHART_AGGREGATES = ['mean', 'sum', 'count', 'min', 'max', 'median'] as const;
+export type ChartAggregate = (typeof CHART_AGGREGATES)[number];
+
+const columnName = z.string().trim().min(1, 'column name is required').max(300);
+
+/**
+ * A chart of a catalog dataset (Data Explorer, Data Visualization tab). Which fields a type
+ * needs: line x + y (1..5), bar x (+ y), scatter x + y[0], pie x, histogram x, heatmap and
+ * network y (2..30 numeric columns).
+ */
+export const chartRequestSchema = z.object({
+  type: z.enum(VISUALIZATION_TYPES, {
+    message: `type must be one of: ${VISUALIZATION_TYPES.join(', ')}`,
+  }),
+  x: columnName.optional(),
+  y: z.array(columnName).max(30, 'at most 30 y columns').default([]),
+  aggregate: z.enum(CHART_AGGREGATES).default('mean'),
+});
+export type ChartRequest = z.input<typeof chartRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Data Explorer: integration and feature engineering (platform.md §9); checkpoint cleaning
+// ---------------------------------------------------------------------------------------------
+
+export const INTEGRATION_METHODS = ['join', 'union', 'intersect'] as const;
+export type IntegrationMethod = (typeof INTEGRATION_METHODS)[number];
+export const JOIN_TYPES = ['inner', 'left', 'full'] as const;
+
+/**
+ * Two datasets on chosen keys. join: rows matched on the keys, with the columns of both (the
+ * right side's clashing names get a "_right" suffix); union: every left row plus the right
+ * rows whose keys the left does not have (columns aligned by name); intersect: the left rows
+ * whose keys the right has.
+ */
+export const integrationSpecSchema = z.object({
+  method: z.enum(INTEGRATION_METHODS, { message: 'method must be join, union or intersect' }),
+  keys: z
+    .array(z.object({ left: columnName, right: columnName }))
+    .min(1, 'choose at least one key column')
+    .max(10, 'at most 10 key columns'),
+  joinType: z.enum(JOIN_TYPES).default('inner'),
+});
+export type IntegrationSpec = z.input<typeof integrationSpecSchema>;
+
+export const TRANSFORMATIONS = [
+  'log',
+  'sqrt',
+  'square',
+  'standardize',
+  'lag',
+  'pct_change',
+] as const;
+export type Transformation = (typeof TRANSFORMATIONS)[number];
+export const MISSING_VALUE_METHODS = ['impute', 'drop', 'fill'] as const;
+export const FREQUENCY_TARGETS = ['auto', 'monthly', 'quarterly', 'yearly'] as const;
+export const FREQUENCY_AGGREGATIONS = ['mean', 'sum', 'first', 'last', 'min', 'max'] as const;
+
+/**
+ * Feature engineering on one dataset, applied in this order: missing values, then frequency,
+ * then the column transformations (each adds a new column, e.g. log_gdp, lag1_gdp).
+ * lag and pct_change follow `orderBy` (default: the time index, else the file's row order)
+ * within `partitionBy` (required for panels: e.g. the country column).
+ */
+export const featureSpecSchema = z.object({
+  missing: z
+    .object({
+      method: z.enum(MISSING_VALUE_METHODS, {
+        message: 'missing.method must be impute, drop or fill',
+      }),
+      /** Columns to treat; empty means every column. */
+      columns: z.array(columnName).max(1000).default([]),
+      /** impute: the statistic (categories always take the most frequent value). */
+      impute: z.enum(['mean', 'median', 'mode']).default('mean'),
+      /** fill: a constant; without one, the last earlier value is carried forward. */
+      value: z.union([z.number(), z.string().max(200)]).optional(),
+    })
+    .optional(),
+  frequency: z
+    .object({
+      target: z.enum(FREQUENCY_TARGETS, {
+        message: 'frequency.target must be auto, monthly, quarterly or yearly',
+      }),
+      aggregation: z.enum(FREQUENCY_AGGREGATIONS).default('mean'),
+      /** Columns that identify a series in a panel (kept as groups). */
+      groupBy: z.array(columnName).max(10).default([]),
+    })
+    .optional(),
+  transformations: z
+    .array(
+      z.object({
+        column: columnName,
+        op: z.enum(TRANSFORMATIONS, {
+          message: `op must be one of: ${TRANSFORMATIONS.join(', ')}`,
+        }),
+        /** lag and pct_change: how many periods back. */
+        periods: z.number().int().min(1).max(1000).default(1),
+      }),
+    )
+    .max(50)
+    .default([]),
+  orderBy: columnName.optional(),
+  partitionBy: z.array(columnName).max(10).default([]),
+});
+export type FeatureSpec = z.input<typeof featureSpecSchema>;
+
+export const OUTLIER_ACTIONS = ['remove', 'cap'] as const;
+
+/** The cleaning a researcher asks for at the Data Profiling checkpoint (defaults: Settings). */
+export const cleaningSpecSchema = z.object({
+  imputation: z.enum(IMPUTATION_STRATEGIES).default('mean'),
+  outliers: z.enum(OUTLIER_DETECTION_METHODS).default('z-score'),
+  outlierAction: z.enum(OUTLIER_ACTIONS).default('remove'),
+  dropDuplicates: z.boolean().default(true),
+  dropEmptyColumns: z.boolean().default(true),
+});
+export type CleaningSpec = z.input<typeof cleaningSpecSchema>;
+
+/** What a transformation did, counted (e.g. "log_gdp: 3 values <= 0 left empty"). */
+export const transformReportSchema = z.object({
+  rows: z.number(),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  notes: z.array(z.string()),
+});
+export type TransformReport = z.infer<typeof transformReportSchema>;

@@ -24,3 +24,21 @@ export class DataError extends Error {
 }
 
 export const isDataError = (e: unknown): e is DataError => e instanceof DataError;
+
+/** A request checked against its schema; the first problem becomes the DataError's message. */
+export function parseSpec<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  input: unknown,
+): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new DataError('invalid_request', `${where}${issue?.message ?? 'invalid request'}`);
+}

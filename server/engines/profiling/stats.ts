@@ -136,7 +136,7 @@ async function valueCounts(conn: DuckDBConnection, c: ProfiledColumn): Promise<V
   };
 }
 
-interface Binning {
+export interface Binning {
   lo: number;
   hi: number;
   bins: number;
@@ -147,7 +147,7 @@ interface Binning {
  * a first guess from the scaled value, corrected against the edges lo + j * step so values on
  * an edge fall in the bin that starts there (the last bin is closed).
  */
-function binExpression(x: string, b: Binning): string {
+export function binExpression(x: string, b: Binning): string {
   const step = (b.hi - b.lo) / b.bins;
   const norm = b.bins / (b.hi - b.lo);
   const guess = `least(trunc((${x} - ${num(b.lo)}) * ${num(norm)})::BIGINT, ${b.bins - 1})`;

@@ -1,0 +1,381 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AnalysisResult, ChartSpec, DatasetProfile } from '../../../common/teams/data';
+import { createProfilingEngine, DataError } from './index';
+
+/** Profiles, analyses and charts of small hand-made datasets, checked against hand-computed numbers. */
+
+const engine = createProfilingEngine({ threads: 1 });
+const dir = mkdtempSync(path.join(os.tmpdir(), 'engine-'));
+afterAll(() => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+async function stored(name: string, content: string): Promise<string> {
+  const file = path.join(dir, `${n++}-${name}`);
+  writeFileSync(file, content);
+  const check = await engine.check(file, name);
+  await engine.ingest(file, check, `${file}.parquet`);
+  return `${file}.parquet`;
+}
+
+const SMALL = [
+  'id,region,x,y,z,flag,const,note',
+  '1,North,1,2,0,1,7,',
+  '2,North,2,4,0,0,7,',
+  '3,South,3,6,0,1,7,',
+  '4,South,4,8,5,0,7,',
+  '5,South,100,,0,1,7,',
+  '5,South,100,,0,1,7,',
+].join('\n');
+
+const col = (p: DatasetProfile, name: string) => p.columns.find((c) => c.name === name)!;
+
+describe('profile of a small hand-made table', () => {
+  let profile: DatasetProfile;
+  it('counts rows, cells, duplicates and kinds', async () => {
+    profile = await engine.profile(await stored('small.csv', SMALL));
+    expect(profile.rowCount).toBe(6);
+    expect(profile.columnCount).toBe(8);
+    expect(profile.duplicateRows).toBe(1);
+    // y misses 2, note misses all 6.
+    expect(profile.missingCells).toBe(8);
+    expect(profile.missingCellsShare).toBeCloseTo(8 / 48, 12);
+    expect(col(profile, 'flag').kind).toBe('boolean');
+    expect(col(profile, 'region').kind).toBe('categorical');
+    expect(col(profile, 'x').kind).toBe('numeric');
+    expect(profile.kinds).toEqual({ numeric: 5, categorical: 2, boolean: 1 });
+  });
+
+  it('computes the numbers of x = 1, 2, 3, 4, 100, 100 by hand', () => {
+    const x = col(profile, 'x');
+    expect(x).toMatchObject({ count: 6, missing: 0, distinct: 5, unique: 4 });
+    const s = x.numeric!;
+    expect(s.sum).toBe(210);
+    expect(s.mean).toBe(35);
+    // Squared deviations 1156 + 1089 + 1024 + 961 + 4225 + 4225 = 12680, over n - 1 = 5.
+    expect(s.variance).toBeCloseTo(2536, 9);
+    expect(s.sd).toBeCloseTo(Math.sqrt(2536), 9);
+    // Linear interpolation: p25 at position 1.25 -> 2.25, p50 at 2.5 -> 3.5, p75 at 3.75 -> 76.
+    expect(s.quantiles).toMatchObject({ p25: 2.25, p50: 3.5, p75: 76 });
+    expect(s.iqr).toBe(73.75);
+    expect(s.outliers).toMatchObject({
+      iqr: 0,
+      zScore: 0,
+      iqrLower: 2.25 - 110.625,
+      iqrUpper: 186.625,
+    });
+    // Five bins (five distinct values) of width 19.8 from 1 to 100.
+    expect(s.histogram.map((b) => b.count)).toEqual([4, 0, 0, 0, 2]);
+    expect(s.histogram[1]!.start).toBeCloseTo(20.8, 12);
+    expect(s.histogram[4]!.end).toBe(100);
+    expect(x.topValues.slice(0, 2)).toEqual([
+      { value: 100, count: 2, share: 2 / 6 },
+      { value: 1, count: 1, share: 1 / 6 },
+    ]);
+  });
+
+  it('counts zeros, blanks and category frequencies', () => {
+    expect(col(profile, 'z').numeric).toMatchObject({ zeros: 5, zerosShare: 5 / 6, negatives: 0 });
+    expect(col(profile, 'region').topValues).toEqual([
+      { value: 'South', count: 4, share: 4 / 6 },
+      { value: 'North', count: 2, share: 2 / 6 },
+    ]);
+    expect(col(profile, 'flag').boolean).toBeUndefined();
+    expect(col(profile, 'note')).toMatchObject({ count: 0, missing: 6, missingShare: 1 });
+  });
+
+  it('raises the alerts the numbers call for, most severe first', () => {
+    const types = profile.alerts.map((a) => `${a.type}:${a.columns.join('+')}`);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'empty:note',
+        'constant:const',
+        'missing:y',
+        'zeros:z',
+        'duplicates:',
+        'high_correlation:x+y',
+      ]),
+    );
+    expect(profile.alerts.find((a) => a.type === 'missing')).toMatchObject({
+      severity: 'medium',
+      value: 2 / 6,
+    });
+    expect(profile.alerts.find((a) => a.type === 'duplicates')).toMatchObject({
+      severity: 'high',
+      value: 1,
+    });
+    const order = profile.alerts.map((a) => a.severity);
+    expect(order).toEqual(
+      [...order].sort(
+        (a, b) => ['high', 'medium', 'low'].indexOf(a) - ['high', 'medium', 'low'].indexOf(b),
+      ),
+    );
+    // x on the rows where y exists is 1..4 against 2..8: exactly linear.
+    const corr = profile.correlations;
+    const [ix, iy] = [corr.columns.indexOf('x'), corr.columns.indexOf('y')];
+    expect(corr.pearson[ix]![iy]).toBeCloseTo(1, 12);
+    expect(corr.spearman[ix]![iy]).toBeCloseTo(1, 12);
+  });
+});
+
+describe('time index', () => {
+  it('finds a monthly date column, its gaps and its autocorrelation', async () => {
+    const values = [1, 2, 3, 6, 7, 12];
+    const dates = [
+      '2020-01-01',
+      '2020-02-01',
+      '2020-03-01',
+      '2020-06-01',
+      '2020-07-01',
+      '2020-12-01',
+    ];
+    const p = await engine.profile(
+      await stored(
+        'ts.csv',
+        ['date,value', ...dates.map((d, i) => `${d},${values[i]}`)].join('\n'),
+      ),
+    );
+    expect(p.timeSeries).toMatchObject({
+      columns: ['date'],
+      source: 'date',
+      frequency: 'monthly',
+      periods: 6,
+      start: '2020-01',
+      end: '2020-12',
+      gaps: {
+        missingPeriods: 6,
+        runs: [
+          { from: '2020-04', to: '2020-05', periods: 2 },
+          { from: '2020-08', to: '2020-11', periods: 4 },
+        ],
+      },
+    });
+    // statsmodels' acf by hand: lag-k products of deviations over the sum of squares.
+    const mean = values.reduce((a, b) => a + b) / values.length;
+    const d = values.map((v) => v - mean);
+    const den = d.reduce((s, v) => s + v * v, 0);
+    const acf = (k: number) => d.slice(0, -k).reduce((s, v, i) => s + v * d[i + k]!, 0) / den;
+    const lags = p.timeSeries!.autocorrelation[0]!.lags;
+    expect(lags).toHaveLength(4); // monthly asks for 12, capped at periods - 2
+    lags.forEach((v, i) => expect(v).toBeCloseTo(acf(i + 1), 12));
+  });
+
+  it('reads quarters written as text (2019Q3) and counts the missing quarter', async () => {
+    const p = await engine.profile(
+      await stored('q.csv', 'period,value\n2019Q3,1\n2019Q4,2\n2020Q1,3\n2020Q3,5\n'),
+    );
+    expect(p.timeSeries).toMatchObject({
+      columns: ['period'],
+      source: 'period_text',
+      frequency: 'quarterly',
+      start: '2019Q3',
+      end: '2020Q3',
+      gaps: { missingPeriods: 1, runs: [{ from: '2020Q2', to: '2020Q2', periods: 1 }] },
+    });
+  });
+
+  it('does not take text that only starts like a period for a time index', async () => {
+    const p = await engine.profile(
+      await stored('notq.csv', 'code,value\n2019Q3,1\n2019Q4,2\nother,3\n'),
+    );
+    expect(p.timeSeries).toBeNull();
+  });
+});
+
+const PANEL = [
+  'country,year,gdp,pop',
+  'A,2000,100,10',
+  'A,2001,110,10',
+  'A,2002,121,11',
+  'B,2000,50,5',
+  'B,2001,40,5',
+  'B,2002,,6',
+].join('\n');
+
+describe('the four analysis types', () => {
+  const run = async (type: AnalysisResult['type']) =>
+    engine.analyze(await stored(`panel-${type}.csv`, PANEL), type);
+
+  it('profile: completeness per column', async () => {
+    const { analysis } = await run('profile');
+    expect(analysis.type).toBe('profile');
+    if (analysis.type !== 'profile') return;
+    expect(analysis.overview).toMatchObject({ rowCount: 6, columnCount: 4, missingCells: 1 });
+    expect(analysis.overview.completeness).toBeCloseTo(23 / 24, 12);
+    expect(analysis.columns.find((c) => c.column === 'gdp')).toMatchObject({
+      missing: 1,
+      count: 5,
+    });
+  });
+
+  it('descriptive: summary and statistics by group', async () => {
+    const { analysis } = await run('descriptive');
+    if (analysis.type !== 'descriptive') throw new Error(analysis.type);
+    const gdp = analysis.numeric.find((r) => r.column === 'gdp')!;
+    expect(gdp).toMatchObject({ count: 5, mean: 84.2, min: 40, max: 121, median: 100 });
+    expect(analysis.byGroup!.groupColumn).toBe('country');
+    const a = analysis.byGroup!.groups.find((g) => g.group === 'A')!;
+    expect(a.count).toBe(3);
+    expect(a.stats.find((s) => s.column === 'gdp')).toMatchObject({
+      count: 3,
+      min: 100,
+      median: 110,
+      max: 121,
+    });
+    expect(a.stats.find((s) => s.column === 'gdp')!.mean).toBeCloseTo(331 / 3, 12);
+    const b = analysis.byGroup!.groups.find((g) => g.group === 'B')!;
+    expect(b.stats.find((s) => s.column === 'gdp')).toMatchObject({ count: 2, mean: 45 });
+    expect(b.stats.find((s) => s.column === 'gdp')!.sd).toBeCloseTo(Math.sqrt(50), 12);
+  });
+
+  it('exploratory: trends of per-period means', async () => {
+    const { analysis, profile } = await run('exploratory');
+    if (analysis.type !== 'exploratory') throw new Error(analysis.type);
+    expect(profile.timeSeries).toMatchObject({
+      columns: ['year'],
+      frequency: 'yearly',
+      rowsPerPeriod: { min: 2, max: 2 },
+    });
+    const gdp = analysis.trends!.columns.find((t) => t.column === 'gdp')!;
+    // Means per year: 2000 -> 75, 2001 -> 75, 2002 -> 121 (B's gap skipped).
+    expect(gdp.first).toEqual({ period: '2000', value: 75 });
+    expect(gdp.last).toEqual({ period: '2002', value: 121 });
+    expect(gdp.change).toBe(46);
+    expect(gdp.pctChange).toBeCloseTo(46 / 75, 12);
+    // OLS slope of (0,75), (1,75), (2,121): 23 per year.
+    expect(gdp.slopePerPeriod).toBeCloseTo(23, 9);
+    expect(gdp.direction).toBe('rising');
+  });
+
+  it('quality: every alert with a suggested fix, and scores', async () => {
+    const { analysis } = await run('quality');
+    if (analysis.type !== 'quality') throw new Error(analysis.type);
+    expect(analysis.score.completeness).toBeCloseTo(23 / 24, 12);
+    expect(analysis.score.uniqueness).toBe(1);
+    const missing = analysis.issues.find((i) => i.type === 'missing' && i.columns[0] === 'gdp');
+    expect(missing?.fix).toMatch(/impute it \(mean or median/);
+    expect(analysis.issues.every((i) => i.fix.length > 20)).toBe(true);
+  });
+});
+
+describe('charts', () => {
+  const byId = (charts: ChartSpec[], id: string) => charts.find((c) => c.id === id);
+
+  it('draws missingness, a time series, histograms, a heatmap and the most correlated pair', async () => {
+    const { charts } = await engine.analyze(await stored('charts.csv', PANEL), 'exploratory');
+    const missing = byId(charts, 'missingness');
+    expect(missing).toMatchObject({ kind: 'bar', categories: ['country', 'year', 'gdp', 'pop'] });
+    if (missing?.kind === 'bar') expect(missing.series[0]!.values[2]).toBeCloseTo(100 / 6, 9);
+    const line = byId(charts, 'time-series');
+    expect(line).toMatchObject({ kind: 'line', x: ['2000', '2001', '2002'] });
+    if (line?.kind === 'line')
+      expect(line.series.find((s) => s.name === 'gdp')!.values).toEqual([75, 75, 121]);
+    expect(byId(charts, 'histogram-gdp')?.kind).toBe('histogram');
+    expect(byId(charts, 'correlation-heatmap')?.kind).toBe('heatmap');
+    const scatter = byId(charts, 'scatter-most-correlated');
+    expect(scatter).toMatchObject({ kind: 'scatter', total: 5, sampled: 5 });
+    for (const c of charts) {
+      expect(c.title.length).toBeGreaterThan(3);
+      expect(c.description.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('draws the charts the explorer asks for', async () => {
+    const file = await stored('explorer.csv', PANEL);
+    const bar = await engine.chart(file, {
+      type: 'bar',
+      x: 'country',
+      y: ['gdp'],
+      aggregate: 'sum',
+    });
+    expect(bar).toMatchObject({
+      kind: 'bar',
+      categories: ['A', 'B'],
+      series: [{ values: [331, 90] }],
+    });
+    const pie = await engine.chart(file, { type: 'pie', x: 'year' });
+    expect(pie).toMatchObject({
+      kind: 'pie',
+      slices: [
+        { label: '2000', value: 2 },
+        { label: '2001', value: 2 },
+        { label: '2002', value: 2 },
+      ],
+    });
+    const line = await engine.chart(file, {
+      type: 'line',
+      x: 'year',
+      y: ['gdp', 'pop'],
+      aggregate: 'max',
+    });
+    expect(line).toMatchObject({
+      kind: 'line',
+      x: [2000, 2001, 2002],
+      series: [
+        { name: 'gdp', values: [100, 110, 121] },
+        { name: 'pop', values: [10, 10, 11] },
+      ],
+    });
+    const hist = await engine.chart(file, { type: 'histogram', x: 'pop' });
+    if (hist.kind !== 'histogram') throw new Error(hist.kind);
+    // pop = 10, 10, 11, 5, 5, 6: four bins of 1.5 from 5 to 11.
+    expect(hist.bins.map((b) => b.count)).toEqual([3, 0, 0, 3]);
+    const scatter = await engine.chart(file, { type: 'scatter', x: 'pop', y: ['gdp'] });
+    expect(scatter).toMatchObject({ kind: 'scatter', total: 5 });
+    const network = await engine.chart(file, { type: 'network', y: ['gdp', 'pop', 'year'] });
+    if (network.kind !== 'network') throw new Error(network.kind);
+    expect(network.nodes).toHaveLength(3);
+    expect(
+      network.edges.find((e) => e.source === 'gdp' && e.target === 'pop')!.weight,
+    ).toBeGreaterThan(0.9);
+  });
+
+  it('sums the categories beyond the ninth into one Other slice', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `c${String(i).padStart(2, '0')},${i + 1}`);
+    const pie = await engine.chart(await stored('pie.csv', `k,v\n${rows.join('\n')}\n`), {
+      type: 'pie',
+      x: 'k',
+      y: ['v'],
+      aggregate: 'sum',
+    });
+    if (pie.kind !== 'pie') throw new Error(pie.kind);
+    expect(pie.slices).toHaveLength(10);
+    expect(pie.slices.at(-1)).toEqual({ label: 'Other', value: 10 + 11 + 12 });
+  });
+
+  it('refuses unknown columns and columns of the wrong kind', async () => {
+    const file = await stored('bad-chart.csv', PANEL);
+    await expect(engine.chart(file, { type: 'histogram', x: 'nope' })).rejects.toThrow(
+      'The dataset has no column "nope".',
+    );
+    await expect(engine.chart(file, { type: 'histogram', x: 'country' })).rejects.toThrow(
+      'country is not numeric',
+    );
+    await expect(engine.chart(file, { type: 'scatter', x: 'gdp' })).rejects.toBeInstanceOf(
+      DataError,
+    );
+    await expect(
+      engine.chart(file, { type: 'pie', x: 'country', y: ['gdp'], aggregate: 'mean' }),
+    ).rejects.toThrow(/parts of a whole/);
+  });
+});
+
+describe('row preview', () => {
+  it('pages through the rows in file order', async () => {
+    const file = await stored('preview.csv', PANEL);
+    const page = await engine.preview(file, 2, 3);
+    expect(page.total).toBe(6);
+    expect(page.columns.map((c) => c.name)).toEqual(['country', 'year', 'gdp', 'pop']);
+    expect(page.rows).toEqual([
+      ['B', 2000, 50, 5],
+      ['B', 2001, 40, 5],
+    ]);
+    const last = await engine.preview(file, 10, 5);
+    expect(last.rows).toEqual([['B', 2002, null, 6]]);
+  });
+});

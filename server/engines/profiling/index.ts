@@ -1,0 +1,94 @@
+import type {
+  AnalysisResult,
+  AnalysisType,
+  ChartRequest,
+  ChartSpec,
+  CleaningSpec,
+  DatasetProfile,
+  FeatureSpec,
+  IntegrationSpec,
+  TransformReport,
+} from '../../../common/teams/data';
+import { chartRequestSchema, integrationSpecSchema } from '../../../common/teams/data';
+import { parseSpec } from './errors';
+import { analyze } from './analysis';
+import { autoCharts, requestedChart } from './charts';
+import { cleanDataset } from './cleaning';
+import { createDuckDb, type DuckDbOptions } from './duckdb';
+import { engineerFeatures } from './features';
+import { ingestFile, type TableInfo } from './ingest';
+import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
+import { integrate } from './integrate';
+import { asDataError } from './pipeline';
+import { previewRows, type RowPage } from './preview';
+import { profileSource, withSource } from './profile';
+
+export { DataError, isDataError, type DataErrorCode } from './errors';
+export type { FileCheck, DataFormat } from './inspect';
+export type { TableInfo, ColumnInfo } from './ingest';
+export type { RowPage } from './preview';
+
+/**
+ * The profiling engine: DuckDB behind a small API that works on files. A data file is checked
+ * (`check`), copied once to Parquet (`ingest`), and every later call reads the Parquet copy.
+ * Refusals are DataErrors with a message for the researcher.
+ */
+export interface ProfilingEngine {
+  /** Content checks of an uploaded or fetched file (`expected` skips the file-name rule). */
+  check(file: string, fileName: string, expected?: DataFormat): Promise<FileCheck>;
+  /** Writes the Parquet copy (once) and describes it. */
+  ingest(file: string, check: FileCheck, parquetFile: string): Promise<TableInfo>;
+  profile(parquetFile: string): Promise<DatasetProfile>;
+  /** Profile, analysis of the given type and the charts, on one connection. */
+  analyze(
+    parquetFile: string,
+    type: AnalysisType,
+    profile?: DatasetProfile,
+  ): Promise<{ profile: DatasetProfile; analysis: AnalysisResult; charts: ChartSpec[] }>;
+  chart(parquetFile: string, request: ChartRequest): Promise<ChartSpec>;
+  preview(parquetFile: string, limit: number, offset: number): Promise<RowPage>;
+  integrate(
+    left: string,
+    right: string,
+    spec: IntegrationSpec,
+    out: string,
+  ): Promise<TransformReport>;
+  features(parquetFile: string, spec: FeatureSpec, out: string): Promise<TransformReport>;
+  clean(parquetFile: string, spec: CleaningSpec, out: string): Promise<TransformReport>;
+  close(): void;
+}
+
+export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEngine {
+  const db = createDuckDb(options);
+  return {
+    check: (file, fileName, expected) => checkDataFile(file, fileName, expected),
+    ingest: (file, check, out) => ingestFile(db, file, check, out),
+    profile: (file) => withSource(db, file, profileSource),
+    analyze: (file, type, given) =>
+      withSource(db, file, async (conn, info) => {
+        const profile = given ?? (await profileSource(conn, info));
+        const analysis = await analyze(conn, profile, type);
+        const charts = await autoCharts(conn, profile);
+        return { profile, analysis, charts };
+      }),
+    chart: (file, request) =>
+      withSource(db, file, async (conn, info) => {
+        try {
+          return await requestedChart(conn, info, parseSpec(chartRequestSchema, request));
+        } catch (e) {
+          throw asDataError(e);
+        }
+      }),
+    preview: (file, limit, offset) =>
+      withSource(db, file, (conn, info) => previewRows(conn, info, limit, offset)),
+    integrate: async (left, right, spec, out) => {
+      const parsed = parseSpec(integrationSpecSchema, spec);
+      return integrate(db, left, right, parsed, out).catch((e: unknown) => {
+        throw asDataError(e);
+      });
+    },
+    features: (file, spec, out) => engineerFeatures(db, file, spec, out),
+    clean: (file, spec, out) => cleanDataset(db, file, spec, out),
+    close: () => db.close(),
+  };
+}
