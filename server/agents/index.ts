@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import type { AgentRuntime } from './types';
+import { issueDownloadToken } from '../platform/access';
 import { createEventBus } from '../platform/events';
 import { CHANNELS, type RuntimeCore } from './runtime-core';
 import { createServiceHost } from './kit/services';
@@ -138,6 +139,11 @@ export async function createAgentRuntime(
                   { userId, projectId },
                 ),
               modelAvailability: (userId) => models.availability(userId),
+              downloadToken: async (request, path) => {
+                const ttl = ctx.config.auth.downloadTokenTtlSeconds;
+                const token = await issueDownloadToken(ctx.signer, request, path, ttl);
+                return { token, expiresInSeconds: ttl };
+              },
             });
           },
           { prefix: teamRoutes.prefix },

@@ -1,7 +1,8 @@
 import type { TeamDefinition } from '../team';
+import { codeTeam } from './code/team';
 
 /**
  * The product's teams: one line per team (docs/architecture.md, "Adding a team"). Each team
  * lives in its own folder here and never imports another team's folder.
  */
-export const productTeams: TeamDefinition[] = [];
+export const productTeams: TeamDefinition[] = [codeTeam];

@@ -202,6 +202,20 @@ function workFiles(request: RunRequest, mainFile: string): string | SandboxFile[
   return names.map((name) => ({ dest: `${WORK_DIR}/${name}`, content: named[name]! }));
 }
 
+/**
+ * Which runtimes are installed and whether bubblewrap is there, from file checks only (cheap
+ * enough for every GET /api/agents/status). `Sandbox.status()` also tries a sandbox.
+ */
+export function listRuntimes(bwrapPath?: string): {
+  sandbox: { available: boolean; message?: string };
+  runtimes: RuntimeStatus[];
+} {
+  const runtimes = Object.values(RUNTIMES).map(detectRuntime);
+  return findBwrap(bwrapPath)
+    ? { sandbox: { available: true }, runtimes }
+    : { sandbox: { available: false, message: NO_BWRAP }, runtimes };
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const baseLimits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxTimeLimitSeconds = options.maxTimeLimitSeconds ?? DEFAULT_MAX_TIME_LIMIT_SECONDS;

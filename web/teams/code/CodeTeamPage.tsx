@@ -1,6 +1,386 @@
-import { TeamComingSoon } from '../TeamComingSoon';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import FormControl from '@mui/material/FormControl';
+import FormLabel from '@mui/material/FormLabel';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import Download from '@mui/icons-material/Download';
+import PlayArrow from '@mui/icons-material/PlayArrow';
+import RestartAlt from '@mui/icons-material/RestartAlt';
+import {
+  CODE_LANGUAGE_LABELS,
+  CODE_MESSAGES,
+  CODE_STEPS,
+  CODE_TEAM_BASE,
+  DEFAULT_FRAMEWORKS,
+  DEFAULT_WORKFLOW_MODE,
+  type CodeLanguage,
+  type DevelopRequest,
+  type ExecuteCodeReply,
+  type ExportReply,
+  type WorkflowMode,
+} from '../../../common/teams/code';
+import { CODE_LANGUAGES } from '../../../common/settings';
+import { api, failureText, isFailure } from '../../api/client';
+import { useSettings } from '../../api/queries/settings';
+import {
+  LogsTab,
+  ModelRequiredNotice,
+  PhaseStepper,
+  StatusChip,
+  TeamScreenLayout,
+  useTeamSession,
+} from '../shared';
+import { CodeEditor } from './CodeEditor';
+import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
+import { ExecutionPanel, type ExecutionView } from './ExecutionPanel';
+import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
 
-/** Placeholder until the Code team screen is built (agent-teams.md). */
+const STEPS = CODE_STEPS.map((label) => ({ label }));
+const TABS = ['Code Editor', 'Review', 'Optimized', 'Tests', 'Console Logs'] as const;
+type TabName = (typeof TABS)[number];
+
+function tabId(tab: TabName) {
+  return `code-tab-${tab.replace(/\s+/g, '-').toLowerCase()}`;
+}
+
+/**
+ * The Code Team screen (agent-teams.md §2 Code Team screen, §4 Code, §5): configuration,
+ * stepper and status, and the tabs Code Editor (a CodeMirror editor, copy, download package,
+ * Execute Code and its result), Review, Optimized and Tests, following the session through the
+ * real-time channel and a 2 s poll.
+ */
 export default function CodeTeamPage() {
-  return <TeamComingSoon team="Code" />;
+  const [params] = useSearchParams();
+  const settings = useSettings();
+  const session = useTeamSession<DevelopRequest>({
+    teamId: 'code',
+    teamLabel: 'CodeTeam',
+    endpoints: codeEndpoints,
+    initialSessionId: params.get('session') ?? undefined,
+  });
+
+  const [language, setLanguage] = useState<CodeLanguage>('python');
+  const [workflowMode, setWorkflowMode] = useState<WorkflowMode>(DEFAULT_WORKFLOW_MODE);
+  const [requirements, setRequirements] = useState('');
+  const [requirementsError, setRequirementsError] = useState<string>();
+  const [tab, setTab] = useState<TabName>('Code Editor');
+  const [code, setCode] = useState('');
+  const [execution, setExecution] = useState<ExecutionView>({ state: 'idle' });
+  const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
+  const [downloading, setDownloading] = useState(false);
+
+  // The user's Code Generation settings choose the defaults once they are read.
+  const defaultsApplied = useRef(false);
+  useEffect(() => {
+    if (defaultsApplied.current || !settings.data) return;
+    defaultsApplied.current = true;
+    setLanguage(settings.data.codeGeneration.defaultLanguage);
+    setWorkflowMode(settings.data.codeGeneration.workflowMode);
+  }, [settings.data]);
+
+  const results = useMemo(() => readResults(session.results), [session.results]);
+  const sessionLanguage = results.generation?.language;
+  const editorLanguage = sessionLanguage ?? language;
+
+  // The editor follows the session's code as phases finish, unless the user is editing it.
+  const shownCode = finalCode(results);
+  const lastShown = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (shownCode === undefined || shownCode === lastShown.current) return;
+    setCode((current) => (current === '' || current === lastShown.current ? shownCode : current));
+    lastShown.current = shownCode;
+  }, [shownCode]);
+
+  const running = session.isProcessing || session.isSubmitting;
+  const activeStep = activeStepOf(session.status, session.phase);
+
+  const onStart = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!requirements.trim()) {
+      setRequirementsError(CODE_MESSAGES.noRequirements);
+      return;
+    }
+    setRequirementsError(undefined);
+    setExecution({ state: 'idle' });
+    lastShown.current = undefined;
+    setCode('');
+    const frameworks = settings.data?.codeGeneration.frameworks.length
+      ? settings.data.codeGeneration.frameworks
+      : language === 'python'
+        ? [...DEFAULT_FRAMEWORKS]
+        : [];
+    const started = await session.start({ requirements, language, frameworks, workflowMode });
+    if (started) setTab('Code Editor');
+  };
+
+  const onExecute = async () => {
+    if (!code.trim()) {
+      setExecution({ state: 'failed', message: CODE_MESSAGES.noCode });
+      return;
+    }
+    setExecution({ state: 'running' });
+    const reply = await api.post<ExecuteCodeReply>(`${CODE_TEAM_BASE}/execute`, {
+      code,
+      language: editorLanguage,
+      ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+    });
+    setExecution(
+      isFailure(reply)
+        ? { state: 'failed', message: failureText(reply) }
+        : { state: 'done', reply },
+    );
+  };
+
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      setNotice({ severity: 'success', text: 'Code copied to the clipboard' });
+    } catch {
+      setNotice({ severity: 'error', text: 'The browser did not allow copying' });
+    }
+  };
+
+  const onDownload = async () => {
+    if (!session.sessionId) return;
+    setDownloading(true);
+    const reply = await api.get<ExportReply>(
+      `${CODE_TEAM_BASE}/export/${encodeURIComponent(session.sessionId)}?format=zip`,
+    );
+    setDownloading(false);
+    if (isFailure(reply)) {
+      setNotice({ severity: 'error', text: failureText(reply) });
+      return;
+    }
+    // The signed link works once, for a short time: follow it now.
+    const link = document.createElement('a');
+    link.href = reply.downloadUrl;
+    link.download = reply.fileName;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  };
+
+  const onReset = async () => {
+    await session.reset();
+    setExecution({ state: 'idle' });
+    setCode('');
+    lastShown.current = undefined;
+    setTab('Code Editor');
+  };
+
+  const processError =
+    session.status === 'error'
+      ? session.error || CODE_MESSAGES.processError
+      : session.error?.startsWith('Error starting')
+        ? session.error
+        : undefined;
+
+  return (
+    <TeamScreenLayout
+      title="Code Team"
+      subtitle="Generates, reviews, optimizes and tests research code that runs in a sandbox."
+      actions={
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <StatusChip status={session.status} paused={session.paused} />
+          <Button
+            variant="outlined"
+            size="small"
+            startIcon={<RestartAlt />}
+            onClick={() => void onReset()}
+            disabled={session.isSubmitting || (!session.sessionId && session.status === 'idle')}
+          >
+            Reset
+          </Button>
+        </Stack>
+      }
+      aside={
+        <Stack spacing={2}>
+          <Typography variant="subtitle2" component="h2">
+            Workflow
+          </Typography>
+          <PhaseStepper
+            steps={STEPS}
+            activeStep={activeStep}
+            failed={session.status === 'error'}
+            label="Code team phases"
+          />
+          {running && (
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <CircularProgress size={16} aria-hidden />
+              <Typography variant="body2" color="text.secondary">
+                The team is working...
+              </Typography>
+            </Stack>
+          )}
+        </Stack>
+      }
+    >
+      <ModelRequiredNotice computedStepsRun="Code Execution still runs your own code." />
+      <Paper variant="outlined" component="form" onSubmit={onStart} sx={{ p: 2, mb: 2 }} noValidate>
+        <Typography variant="subtitle1" component="h2" sx={{ mb: 2 }}>
+          Configuration
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+          <FormControl size="small" sx={{ minWidth: 180 }}>
+            <InputLabel id="code-language-label">Language</InputLabel>
+            <Select
+              labelId="code-language-label"
+              label="Language"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value as CodeLanguage)}
+              disabled={running}
+            >
+              {CODE_LANGUAGES.map((l) => (
+                <MenuItem key={l} value={l}>
+                  {CODE_LANGUAGE_LABELS[l]}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+          <FormControl>
+            <FormLabel id="code-mode-label" sx={{ fontSize: '0.75rem' }}>
+              Workflow mode
+            </FormLabel>
+            <ToggleButtonGroup
+              exclusive
+              size="small"
+              color="primary"
+              value={workflowMode}
+              aria-labelledby="code-mode-label"
+              onChange={(_e, v: WorkflowMode | null) => v && setWorkflowMode(v)}
+              disabled={running}
+            >
+              <ToggleButton value="quick">Quick</ToggleButton>
+              <ToggleButton value="comprehensive">Comprehensive</ToggleButton>
+            </ToggleButtonGroup>
+          </FormControl>
+        </Stack>
+        <TextField
+          label="Code requirements"
+          placeholder="e.g. Estimate an AR(1) model of quarterly GDP growth on simulated data and plot the fit"
+          multiline
+          minRows={3}
+          fullWidth
+          value={requirements}
+          onChange={(e) => {
+            setRequirements(e.target.value);
+            if (requirementsError && e.target.value.trim()) setRequirementsError(undefined);
+          }}
+          error={requirementsError !== undefined}
+          helperText={
+            requirementsError ??
+            (workflowMode === 'quick'
+              ? 'Quick: generation and tests.'
+              : 'Comprehensive: generation, review, optimization and tests.')
+          }
+          disabled={running}
+        />
+        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+          <Button type="submit" variant="contained" disabled={running}>
+            {running ? 'Working...' : 'Develop Code'}
+          </Button>
+        </Stack>
+      </Paper>
+
+      {processError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {processError}
+        </Alert>
+      )}
+      {notice && (
+        <Alert severity={notice.severity} sx={{ mb: 2 }} onClose={() => setNotice(undefined)}>
+          {notice.text}
+        </Alert>
+      )}
+
+      <Paper variant="outlined">
+        <Tabs
+          value={tab}
+          onChange={(_e, v: TabName) => setTab(v)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          aria-label="Code team results"
+        >
+          {TABS.map((t) => (
+            <Tab key={t} value={t} label={t} id={tabId(t)} aria-controls={`${tabId(t)}-panel`} />
+          ))}
+        </Tabs>
+        {TABS.map((t) => (
+          <Box
+            key={t}
+            role="tabpanel"
+            id={`${tabId(t)}-panel`}
+            aria-labelledby={tabId(t)}
+            hidden={tab !== t}
+            sx={{ p: 2 }}
+          >
+            {tab === t && t === 'Code Editor' && (
+              <>
+                <CodeEditor
+                  value={code}
+                  onChange={setCode}
+                  language={editorLanguage}
+                  label={`${CODE_LANGUAGE_LABELS[editorLanguage]} code`}
+                />
+                <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, flexWrap: 'wrap' }}>
+                  <Button
+                    variant="contained"
+                    startIcon={<PlayArrow />}
+                    onClick={() => void onExecute()}
+                    disabled={execution.state === 'running'}
+                  >
+                    Execute Code
+                  </Button>
+                  <Button
+                    variant="outlined"
+                    startIcon={<ContentCopy />}
+                    onClick={() => void onCopy()}
+                  >
+                    Copy
+                  </Button>
+                  <Button
+                    variant="outlined"
+                    startIcon={<Download />}
+                    onClick={() => void onDownload()}
+                    disabled={!results.generation || downloading}
+                  >
+                    Download Package
+                  </Button>
+                </Stack>
+                {results.generation && (
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+                    {results.generation.explanation}
+                  </Typography>
+                )}
+                <ExecutionPanel view={execution} />
+              </>
+            )}
+            {tab === t && t === 'Review' && <ReviewTab review={results.review} />}
+            {tab === t && t === 'Optimized' && (
+              <OptimizedTab optimization={results.optimization} language={editorLanguage} />
+            )}
+            {tab === t && t === 'Tests' && (
+              <TestsTab tests={results.tests} language={editorLanguage} />
+            )}
+            {tab === t && t === 'Console Logs' && <LogsTab logs={session.logs} />}
+          </Box>
+        ))}
+      </Paper>
+    </TeamScreenLayout>
+  );
 }

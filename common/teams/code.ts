@@ -1,0 +1,360 @@
+import { z } from 'zod';
+import { agentSessionSchema, sessionStatusSchema } from '../agents';
+import { CODE_LANGUAGES, SETTINGS_LIMITS, WORKFLOW_MODES } from '../settings';
+
+/**
+ * The Code team's shared contract (agent-teams.md §2 Code Team screen, §3 code session results,
+ * §4 Code, §5, §7 Code team calls, §8, §9): configuration, the four phases' results, the review
+ * score rule and the bodies of /api/agents/code-team. Every run result and test count in these
+ * shapes comes from running the code in the sandbox; the review score is computed from the
+ * review's findings by `reviewScores`, never taken from a model's text.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Constants (agent-teams.md §5, §8, §9)
+// ---------------------------------------------------------------------------------------------
+
+export const codeLanguageSchema = z.enum(CODE_LANGUAGES, {
+  message: `language must be one of: ${CODE_LANGUAGES.join(', ')}`,
+});
+export type CodeLanguage = z.infer<typeof codeLanguageSchema>;
+
+export const CODE_LANGUAGE_LABELS: Record<CodeLanguage, string> = {
+  python: 'Python',
+  julia: 'Julia',
+  r: 'R',
+  dynare: 'Dynare',
+  matlab: 'MATLAB',
+};
+
+export const workflowModeSchema = z.enum(WORKFLOW_MODES, {
+  message: `workflowMode must be one of: ${WORKFLOW_MODES.join(', ')}`,
+});
+export type WorkflowMode = z.infer<typeof workflowModeSchema>;
+export const DEFAULT_WORKFLOW_MODE: WorkflowMode = 'comprehensive';
+
+/** agent-teams.md §9: the default frameworks (Python's). */
+export const DEFAULT_FRAMEWORKS = ['pandas', 'numpy', 'matplotlib'] as const;
+
+/** agent-teams.md §9: a review score of 7 or more shows as success, below as a warning. */
+export const REVIEW_SUCCESS_SCORE = 7;
+
+export const CODE_MESSAGES = {
+  noRequirements: 'Please enter code requirements',
+  noCode: 'No code to execute',
+  startFailed: 'Failed to start code development',
+  processError: 'Code development process encountered an error',
+} as const;
+
+export const REQUIREMENTS_MAX = 10_000;
+/** Longest program the editor may execute (characters). */
+export const CODE_MAX_CHARS = 200_000;
+
+/** The phases in order: their keys and the stepper's labels (agent-teams.md §4 Code). */
+export const CODE_PHASES = [
+  { key: 'generation', name: 'Code Generation' },
+  { key: 'review', name: 'Code Review' },
+  { key: 'optimization', name: 'Optimization' },
+  { key: 'tests', name: 'Test Development' },
+] as const;
+export type CodePhaseKey = (typeof CODE_PHASES)[number]['key'];
+/** The stepper: Configuration, the four phases, Completed. process_completed sets phase 5. */
+export const CODE_STEPS = ['Configuration', ...CODE_PHASES.map((p) => p.name), 'Completed'];
+export const CODE_COMPLETED_PHASE = 5;
+
+/** The source file and test file of each language (what the package and the sandbox use). */
+export const CODE_FILES: Record<CodeLanguage, { main: string; test: string }> = {
+  python: { main: 'main.py', test: 'test_main.py' },
+  r: { main: 'main.R', test: 'test_main.R' },
+  matlab: { main: 'main.m', test: 'test_main.m' },
+  dynare: { main: 'model.mod', test: 'test_model.m' },
+  julia: { main: 'main.jl', test: 'test_main.jl' },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Review score: computed from the findings
+// ---------------------------------------------------------------------------------------------
+
+export const REVIEW_CRITERIA = ['correctness', 'clarity', 'efficiency', 'reproducibility'] as const;
+export type ReviewCriterion = (typeof REVIEW_CRITERIA)[number];
+export const FINDING_SEVERITIES = ['high', 'medium', 'low'] as const;
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+
+/** Points a finding takes off its criterion's 10. */
+export const SEVERITY_PENALTY: Record<FindingSeverity, number> = { high: 3, medium: 1.5, low: 0.5 };
+
+export const reviewFindingSchema = z.object({
+  criterion: z.enum(REVIEW_CRITERIA),
+  severity: z.enum(FINDING_SEVERITIES),
+  /** 1-based line numbers of the reviewed code the finding concerns (checked to exist). */
+  lines: z.array(z.number().int().min(1)),
+  comment: z.string(),
+  /** 'sandbox' for a finding the server added from running the code (a fact, not an opinion). */
+  source: z.enum(['model', 'sandbox']),
+});
+export type ReviewFinding = z.infer<typeof reviewFindingSchema>;
+
+export type CriterionScores = Record<ReviewCriterion, number>;
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * The review's scores: each criterion starts at 10 and loses SEVERITY_PENALTY per finding on it
+ * (never below 0); the overall score is their mean, to one decimal.
+ */
+export function reviewScores(findings: readonly Pick<ReviewFinding, 'criterion' | 'severity'>[]): {
+  overall: number;
+  criteria: CriterionScores;
+} {
+  const criteria = Object.fromEntries(REVIEW_CRITERIA.map((c) => [c, 10])) as CriterionScores;
+  for (const f of findings) {
+    criteria[f.criterion] = Math.max(0, criteria[f.criterion] - SEVERITY_PENALTY[f.severity]);
+  }
+  for (const c of REVIEW_CRITERIA) criteria[c] = round1(criteria[c]);
+  const overall = round1(REVIEW_CRITERIA.reduce((sum, c) => sum + criteria[c], 0) / 4);
+  return { overall, criteria };
+}
+
+export const REVIEW_SCORING_RULE =
+  'Each criterion starts at 10 and loses 3 points per high, 1.5 per medium and 0.5 per low ' +
+  'finding (not below 0); the overall score is the mean of the four.';
+
+export function isReviewSuccess(score: number): boolean {
+  return score >= REVIEW_SUCCESS_SCORE;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session: input, configuration, phase results
+// ---------------------------------------------------------------------------------------------
+
+const requirementsField = z
+  .string({ message: CODE_MESSAGES.noRequirements })
+  .trim()
+  .min(1, CODE_MESSAGES.noRequirements)
+  .max(REQUIREMENTS_MAX, `requirements must be at most ${REQUIREMENTS_MAX} characters`);
+
+const frameworksField = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, 'frameworks entries must not be empty')
+      .max(SETTINGS_LIMITS.frameworks.maxLength),
+  )
+  .max(SETTINGS_LIMITS.frameworks.maxItems, 'too many frameworks');
+
+export const codeInputSchema = z.object({ requirements: requirementsField });
+export type CodeInput = z.infer<typeof codeInputSchema>;
+
+export const codeConfigurationSchema = z.object({
+  language: codeLanguageSchema.default('python'),
+  frameworks: frameworksField.default([]),
+  workflowMode: workflowModeSchema.default(DEFAULT_WORKFLOW_MODE),
+});
+export type CodeConfiguration = z.infer<typeof codeConfigurationSchema>;
+
+/** What running a program in the sandbox gave, as stored in a phase result. */
+export const executionSummarySchema = z.object({
+  ok: z.boolean(),
+  /** How it ended: ok, exit, time-limit, memory-limit, ..., unavailable (nothing ran). */
+  kind: z.string(),
+  exitCode: z.number().int().nullable(),
+  /** The end of stdout and stderr. */
+  output: z.string(),
+  error: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  /** Names of the figures it wrote. */
+  figures: z.array(z.string()),
+});
+export type ExecutionSummary = z.infer<typeof executionSummarySchema>;
+
+/** One bounded repair: the failure sent back to the model and what came of it. */
+export const repairAttemptSchema = z.object({
+  attempt: z.number().int().min(1),
+  /** The failure the model was shown (the sandbox's error). */
+  problem: z.string(),
+  changed: z.enum(['code', 'tests', 'both', 'none']),
+  outcome: z.enum(['fixed', 'still_failing']),
+});
+export type RepairAttempt = z.infer<typeof repairAttemptSchema>;
+
+/** Phase 1, Code Generation. */
+export const generationResultSchema = z.object({
+  main_code: z.string(),
+  language: codeLanguageSchema,
+  file_name: z.string(),
+  frameworks: z.array(z.string()),
+  /** The model's description of the code (model text, shown as such). */
+  explanation: z.string(),
+  /** The code's run in the sandbox (after the repairs); null when it could not run. */
+  execution: executionSummarySchema.nullable(),
+  repairs: z.array(repairAttemptSchema),
+});
+export type GenerationResult = z.infer<typeof generationResultSchema>;
+
+/** Phase 2, Code Review (skipped in quick mode). */
+export const reviewResultSchema = z.object({
+  skipped: z.boolean(),
+  /** 0 to 10, computed from the findings by `reviewScores`; null when skipped. */
+  overall_score: z.number().min(0).max(10).nullable(),
+  criteria: z
+    .object({
+      correctness: z.number(),
+      clarity: z.number(),
+      efficiency: z.number(),
+      reproducibility: z.number(),
+    })
+    .nullable(),
+  findings: z.array(reviewFindingSchema),
+  /** The reviewer's summary (model text). */
+  summary: z.string(),
+});
+export type ReviewResult = z.infer<typeof reviewResultSchema>;
+
+/** Phase 3, Optimization (skipped in quick mode). */
+export const optimizationResultSchema = z.object({
+  skipped: z.boolean(),
+  optimized_code: z.string().nullable(),
+  /** What the model says it changed (model text). */
+  changes: z.array(z.string()),
+  execution: executionSummarySchema.nullable(),
+  repairs: z.array(repairAttemptSchema),
+});
+export type OptimizationResult = z.infer<typeof optimizationResultSchema>;
+
+export const testRunSchema = z.object({
+  status: z.enum(['passed', 'failed', 'not_run']),
+  /** Counts as the test runner reported them (null when it reports none). */
+  passed: z.number().int().nullable(),
+  failed: z.number().int().nullable(),
+  output: z.string(),
+  error: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type TestRun = z.infer<typeof testRunSchema>;
+
+/** Phase 4, Test Development: the tests and their run against the final code. */
+export const testResultSchema = z.object({
+  test_code: z.string(),
+  test_file: z.string(),
+  code_file: z.string(),
+  /** The code the tests ran against (optimized, generated, or as repaired here). */
+  code_under_test: z.string(),
+  code_source: z.enum(['optimized', 'generated', 'repaired']),
+  run: testRunSchema,
+  repairs: z.array(repairAttemptSchema),
+  /** Packages the code imports, read from the code (not the model's list). */
+  dependencies: z.array(z.string()),
+  /** The package saved as a document of the project (null when it could not be saved). */
+  documentId: z.string().nullable(),
+});
+export type TestResult = z.infer<typeof testResultSchema>;
+
+export const codeFinalOutputsSchema = z.object({
+  language: codeLanguageSchema,
+  code: z.string(),
+  test_code: z.string(),
+  tests: z.enum(['passed', 'failed', 'not_run']),
+  overall_score: z.number().nullable(),
+  documentId: z.string().nullable(),
+});
+export type CodeFinalOutputs = z.infer<typeof codeFinalOutputsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Routes (base /api/agents/code-team)
+// ---------------------------------------------------------------------------------------------
+
+export const CODE_TEAM_BASE = '/api/agents/code-team';
+
+/** POST /develop */
+export const developRequestSchema = z.object({
+  requirements: requirementsField,
+  /** Defaults to the user's Code Generation settings, then python. */
+  language: codeLanguageSchema.optional(),
+  frameworks: frameworksField.optional(),
+  workflowMode: workflowModeSchema.optional(),
+  projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
+});
+export type DevelopRequest = z.input<typeof developRequestSchema>;
+
+export const developReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  session: agentSessionSchema,
+});
+export type DevelopReply = z.infer<typeof developReplySchema>;
+
+/** GET /status/{id}: results by the spec's phase numbers; phase 5 once completed. */
+export const codeStatusReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int().min(0).max(CODE_COMPLETED_PHASE),
+  error: z.string().nullable(),
+  logs: z.array(z.string()),
+  requirements: z.string(),
+  configuration: codeConfigurationSchema,
+  results: z.object({
+    1: generationResultSchema.optional(),
+    2: reviewResultSchema.optional(),
+    3: optimizationResultSchema.optional(),
+    4: testResultSchema.optional(),
+  }),
+  finalOutputs: codeFinalOutputsSchema.nullable(),
+  session: agentSessionSchema,
+});
+export type CodeStatusReply = z.infer<typeof codeStatusReplySchema>;
+
+/** POST /execute */
+export const executeCodeRequestSchema = z.object({
+  code: z
+    .string({ message: 'code is required' })
+    .max(CODE_MAX_CHARS, `code must be at most ${CODE_MAX_CHARS} characters`),
+  language: codeLanguageSchema,
+  sessionId: z.uuid({ message: 'sessionId must be a UUID' }).optional(),
+});
+export type ExecuteCodeRequest = z.infer<typeof executeCodeRequestSchema>;
+
+export const figureSchema = z.object({
+  name: z.string(),
+  mimeType: z.enum(['image/png', 'image/svg+xml']),
+  base64: z.string(),
+  bytes: z.number().int(),
+});
+export type CodeFigure = z.infer<typeof figureSchema>;
+
+/** The program ran: its output, and `error` when it failed or hit a limit. */
+export const executeCodeReplySchema = z.object({
+  success: z.literal(true),
+  output: z.string(),
+  error: z.string().optional(),
+  kind: z.string(),
+  exitCode: z.number().int().nullable(),
+  figures: z.array(figureSchema),
+  figuresSkipped: z.array(z.string()),
+  durationMs: z.number(),
+  /** The time limit it ran under (the user's setting, capped by the server). */
+  timeLimitSeconds: z.number().int(),
+});
+export type ExecuteCodeReply = z.infer<typeof executeCodeReplySchema>;
+
+/** GET /export/{id}?format=zip */
+export const exportQuerySchema = z.object({
+  format: z.literal('zip', { message: "format must be 'zip'" }).default('zip'),
+});
+export const exportReplySchema = z.object({
+  success: z.literal(true),
+  /** A short-lived link that downloads the package once. */
+  downloadUrl: z.string(),
+  expiresInSeconds: z.number().int(),
+  fileName: z.string(),
+});
+export type ExportReply = z.infer<typeof exportReplySchema>;
+
+/** File name of a downloaded package: it carries the current date (agent-teams.md §9). */
+export function packageFileName(language: CodeLanguage, date = new Date()): string {
+  return `code-package-${language}-${date.toISOString().slice(0, 10)}.zip`;
+}
