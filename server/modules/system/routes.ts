@@ -3,6 +3,7 @@ import { healthSchema, versionInfoSchema } from '../../../common/api';
 import { teamMaturity, TEAMS } from '../../../common/constants';
 import type { Api, AppContext } from '../../context';
 import { serverLlmAvailability } from '../../agents/llm/server-config';
+import { listRuntimes } from '../../engines/sandbox/sandbox';
 import { checkHealth } from './service';
 
 export function systemRoutes(app: Api, ctx: AppContext) {
@@ -50,6 +51,19 @@ export function systemRoutes(app: Api, ctx: AppContext) {
               model: z.string().nullable(),
               hint: z.string().optional(),
             }),
+            /** Code execution: bubblewrap and the language runtimes installed (file checks). */
+            codeExecution: z.object({
+              sandbox: z.object({ available: z.boolean(), message: z.string().optional() }),
+              runtimes: z.array(
+                z.object({
+                  language: z.string(),
+                  label: z.string(),
+                  available: z.boolean(),
+                  libraries: z.array(z.string()).optional(),
+                  message: z.string().optional(),
+                }),
+              ),
+            }),
           }),
         }),
       },
@@ -64,6 +78,7 @@ export function systemRoutes(app: Api, ctx: AppContext) {
           available: ctx.agents.isTeamAvailable(t.id),
         })),
         llm: serverLlmAvailability(ctx.config),
+        codeExecution: listRuntimes(ctx.config.env.CODE_SANDBOX_BWRAP || undefined),
       },
     }),
   });

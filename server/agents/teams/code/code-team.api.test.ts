@@ -180,6 +180,34 @@ describe('POST /api/agents/code-team/develop: validation', () => {
     expect(anon.statusCode).toBe(401);
   });
 
+  it('GET /api/agents/status lists the code runtimes and whether the sandbox is there', async () => {
+    const user = await createUser(t.app);
+    const res = await client(t.app, user.accessToken).get('/api/agents/status');
+    expect(res.status).toBe(200);
+    const data = (
+      res.body as {
+        data: {
+          codeExecution: {
+            sandbox: { available: boolean; message?: string };
+            runtimes: Array<{ language: string; available: boolean; message?: string }>;
+          };
+        };
+      }
+    ).data.codeExecution;
+    expect(data.sandbox.available).toBe(existsSync('/usr/bin/bwrap'));
+    expect(data.runtimes.map((r) => r.language).sort()).toEqual([
+      'dynare',
+      'julia',
+      'matlab',
+      'python',
+      'r',
+    ]);
+    const python = data.runtimes.find((r) => r.language === 'python')!;
+    expect(python.available).toBe(existsSync('/usr/bin/python3'));
+    const julia = data.runtimes.find((r) => r.language === 'julia')!;
+    if (!julia.available) expect(julia.message).toMatch(/Julia is not installed/);
+  });
+
   it('is listed as an available team', async () => {
     const user = await createUser(t.app);
     const res = await client(t.app, user.accessToken).get('/api/agents/teams');
