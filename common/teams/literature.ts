@@ -1,0 +1,475 @@
+import { z } from 'zod';
+import { sessionStatusSchema } from '../agents';
+
+/**
+ * The Literature Review team's contract (agent-teams.md §2, §3, §4, §5, §7, §8, §9): its
+ * workflow definition, the paper, gap, trend and reference shapes, each phase's result, the
+ * calls of /api/literature-team, and the screen's constants. Server and screen import it.
+ */
+
+export const LITERATURE_TEAM_ID = 'literature';
+export const LITERATURE_SUBSCRIPTION = 'literature-team';
+
+// ---------------------------------------------------------------------------------------------
+// Constants (agent-teams.md §5, §8, §9)
+// ---------------------------------------------------------------------------------------------
+
+export const RESEARCH_QUESTION_REQUIRED = 'Please enter a research question first';
+export const RESEARCH_QUESTION_MAX = 2000;
+/** Reference titles are cut to this many characters. */
+export const REFERENCE_TITLE_MAX = 200;
+/** A reference line is kept only when it is longer than this. */
+export const REFERENCE_LINE_MIN = 20;
+/** A gap text is kept only when it is longer than this. */
+export const GAP_TEXT_MIN = 10;
+/** Works kept after ranking (the retrieved set reports cite by number). */
+export const DEFAULT_TOP_N = 40;
+export const TOP_N_MIN = 5;
+export const TOP_N_MAX = 100;
+
+export const LITERATURE_MESSAGES = {
+  startFailed: 'Failed to start literature review',
+  feedbackFailed: 'Failed to submit feedback',
+  processError: 'Literature review process encountered an error',
+  runtimeError: 'Runtime error in literature team',
+  highDemand:
+    'Service temporarily unavailable due to high demand. Please try again in a few minutes.',
+  unknown: 'Unknown error',
+} as const;
+
+/** agent-teams.md §7, §8, §9: how the screen polls and retries. */
+export const LITERATURE_POLLING = {
+  baseMs: 2000,
+  /** When a real-time message arrived in the last `socketWindowMs`. */
+  socketActiveMs: 4000,
+  socketWindowMs: 12_000,
+  /** After a 429 or 'high demand' error the delay doubles up to this. */
+  highDemandMaxMs: 30_000,
+  /** After another failure it grows by `stepMs` up to this. */
+  failureMaxMs: 15_000,
+  stepMs: 1000,
+} as const;
+
+export const LITERATURE_RETRY = {
+  maxRetries: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  jitter: 0.1,
+} as const;
+
+/** Report preview from the logs: up to this many log fetches, this far apart. */
+export const REPORT_PREVIEW_FETCHES = 3;
+export const REPORT_PREVIEW_INTERVAL_MS = 400;
+
+// ---------------------------------------------------------------------------------------------
+// Workflow definition (agent-teams.md §3)
+// ---------------------------------------------------------------------------------------------
+
+export interface LiteratureWorkflowPhase {
+  label: string;
+  description: string;
+  requiresHuman: boolean;
+  checkpointDescription?: string;
+}
+
+export interface LiteratureWorkflow {
+  value: 'basic_hitl';
+  label: string;
+  description: string;
+  phases: LiteratureWorkflowPhase[];
+}
+
+export const LITERATURE_WORKFLOWS: readonly LiteratureWorkflow[] = [
+  {
+    value: 'basic_hitl',
+    label: 'Literature Review with Human Checkpoints',
+    description:
+      'Searches OpenAlex, Crossref, arXiv, Semantic Scholar and your own library, merges and ranks ' +
+      'what it finds, maps research gaps and publication trends, and writes a review whose every ' +
+      'citation is checked against the works it retrieved. You review the papers, the gaps and ' +
+      'the report before anything is saved.',
+    phases: [
+      {
+        label: 'Research Question',
+        description: 'Checks the question and turns it into search queries (synonyms, JEL terms).',
+        requiresHuman: false,
+      },
+      {
+        label: 'Literature Search',
+        description:
+          'Searches every source, merges and ranks the results, extracts each paper’s key ' +
+          'insight, method and findings, computes trends from publication counts, proposes gaps.',
+        requiresHuman: true,
+        checkpointDescription:
+          'Review the papers, gaps and trends. Feedback such as "only after 2010" searches again.',
+      },
+      {
+        label: 'Gaps Validation',
+        description: 'Revises the research gaps with your feedback and assembles the references.',
+        requiresHuman: true,
+        checkpointDescription: 'Check the research gaps and the references they rest on.',
+      },
+      {
+        label: 'Report Generation',
+        description:
+          'Writes the review, verifies every citation against the retrieved works and flags ' +
+          'claims the cited abstracts do not support.',
+        requiresHuman: true,
+        checkpointDescription: 'Read the report; feedback revises it.',
+      },
+      {
+        label: 'Completed',
+        description: 'Saves the report and its bibliography as documents of the project.',
+        requiresHuman: false,
+      },
+    ],
+  },
+];
+export const LITERATURE_WORKFLOW_VALUES = ['basic_hitl'] as const;
+export const DEFAULT_LITERATURE_WORKFLOW = 'basic_hitl';
+
+/** The runtime's phase keys, in order (phase n of the session is PHASE_KEYS[n-1]). */
+export const LITERATURE_PHASE_KEYS = ['question', 'search', 'gaps', 'report', 'complete'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Entities (agent-teams.md §3)
+// ---------------------------------------------------------------------------------------------
+
+export const LITERATURE_SOURCES = [
+  'openalex',
+  'crossref',
+  'arxiv',
+  'semantic_scholar',
+  'library',
+] as const;
+export const literatureSourceSchema = z.enum(LITERATURE_SOURCES);
+export type LiteratureSourceId = z.infer<typeof literatureSourceSchema>;
+export const DEFAULT_LITERATURE_SOURCES: LiteratureSourceId[] = [
+  'openalex',
+  'crossref',
+  'arxiv',
+  'semantic_scholar',
+  'library',
+];
+
+/** A retrieved work as the screen shows it; `number` is its citation number in the session. */
+export const paperSchema = z.object({
+  number: z.number().int().min(1),
+  title: z.string(),
+  authors: z.array(z.string()),
+  abstract: z.string(),
+  key_insight: z.string(),
+  methodology: z.string(),
+  findings: z.string(),
+  /** Landing page on a trusted academic or institutional host. */
+  url: z.string().optional(),
+  /** Publication date as precise as the source gives it. */
+  published: z.string().optional(),
+  year: z.number().int().optional(),
+  doi: z.string().optional(),
+  venue: z.string().optional(),
+  citations: z.number().int().optional(),
+  source: literatureSourceSchema,
+  sources: z.array(literatureSourceSchema),
+  /** The source's own id (OpenAlex W-id, DOI, arXiv id, paperId, citation key, file name). */
+  sourceId: z.string(),
+  /** How the three extracted fields were made: by the model from the abstract, or not at all. */
+  extractedFrom: z.enum(['abstract', 'none']),
+  score: z.number().optional(),
+});
+export type Paper = z.infer<typeof paperSchema>;
+
+export const researchGapSchema = z.object({
+  gap_description: z.string(),
+  /** agent-teams.md §3: accepted as an alternative to gap_description. */
+  description: z.string().optional(),
+  opportunity: z.string(),
+  recommendation: z.string(),
+  /** Citation numbers of the papers the gap rests on. */
+  supporting_papers: z.array(z.number().int().min(1)),
+});
+export type ResearchGap = z.infer<typeof researchGapSchema>;
+
+export const yearCountSchema = z.object({ year: z.number().int(), count: z.number().int() });
+
+export const trendSchema = z.object({
+  topic: z.string(),
+  name: z.string().optional(),
+  description: z.string(),
+  /** Mean yearly publications of the last three complete years over the years before, minus 1. */
+  growth: z.number().nullable(),
+  counts: z.array(yearCountSchema),
+  /** 'overall' is the question itself; 'emerging' a topic growing faster than it. */
+  kind: z.enum(['overall', 'emerging', 'topic']),
+});
+export type Trend = z.infer<typeof trendSchema>;
+
+export const referenceSchema = z.object({
+  number: z.number().int().min(1),
+  title: z.string().max(REFERENCE_TITLE_MAX),
+  authors: z.array(z.string()),
+  year: z.number().int().optional(),
+  published: z.string().optional(),
+  url: z.string().optional(),
+  doi: z.string().optional(),
+  venue: z.string().optional(),
+  source: literatureSourceSchema,
+  /** The formatted line (always longer than REFERENCE_LINE_MIN characters). */
+  line: z.string(),
+});
+export type Reference = z.infer<typeof referenceSchema>;
+
+export const sourceReportSchema = z.object({
+  source: literatureSourceSchema,
+  label: z.string(),
+  count: z.number().int(),
+  total: z.number().int().optional(),
+  requests: z.number().int(),
+  error: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Input, configuration, phase results
+// ---------------------------------------------------------------------------------------------
+
+export const researchQuestionSchema = z
+  .string({ message: RESEARCH_QUESTION_REQUIRED })
+  .trim()
+  .min(1, RESEARCH_QUESTION_REQUIRED)
+  .max(
+    RESEARCH_QUESTION_MAX,
+    `researchQuestion must be at most ${RESEARCH_QUESTION_MAX} characters`,
+  );
+
+export const literatureInputSchema = z.object({ researchQuestion: researchQuestionSchema });
+
+/** A library work imported at start (from uploaded BibTeX, RIS or PDF files). */
+export const libraryWorkSchema = z.object({
+  title: z.string(),
+  authors: z.array(
+    z.object({ name: z.string(), given: z.string().optional(), family: z.string().optional() }),
+  ),
+  year: z.number().int().optional(),
+  published: z.string().optional(),
+  doi: z.string().optional(),
+  arxivId: z.string().optional(),
+  venue: z.string().optional(),
+  abstract: z.string().optional(),
+  url: z.string().optional(),
+  citations: z.number().int().optional(),
+  sourceId: z.string(),
+  type: z.string().optional(),
+  keywords: z.array(z.string()).optional(),
+});
+export type LibraryWork = z.infer<typeof libraryWorkSchema>;
+
+const yearField = z.number().int().min(1500).max(2100);
+
+export const literatureConfigurationSchema = z.object({
+  workflow: z.enum(LITERATURE_WORKFLOW_VALUES).default('basic_hitl'),
+  topN: z.number().int().min(TOP_N_MIN).max(TOP_N_MAX).default(DEFAULT_TOP_N),
+  sources: z.array(literatureSourceSchema).min(1).default(DEFAULT_LITERATURE_SOURCES),
+  fromYear: yearField.optional(),
+  toYear: yearField.optional(),
+  /** BibTeX, RIS or CSL-JSON documents of the project, read as the library. */
+  libraryDocumentIds: z.array(z.uuid()).max(20).default([]),
+  /** Works imported from files uploaded at start. */
+  library: z.array(libraryWorkSchema).max(5000).default([]),
+});
+export type LiteratureConfiguration = z.infer<typeof literatureConfigurationSchema>;
+
+export const questionResultSchema = z.object({
+  researchQuestion: z.string(),
+  queries: z.array(z.string()).min(1),
+  synonyms: z.array(z.string()),
+  jelCodes: z.array(z.string()),
+});
+
+/** The search constraints a run works under (from the configuration and feedback). */
+export const searchPlanSchema = z.object({
+  queries: z.array(z.string()),
+  fromYear: z.number().int().optional(),
+  toYear: z.number().int().optional(),
+  emphasis: z.enum(['relevance', 'recent', 'cited']).default('relevance'),
+  /** Terms the researcher asked to focus on (added to the queries and to the ranking). */
+  focus: z.array(z.string()).default([]),
+  /** What the researcher asked for, as applied (for the log and the next revision). */
+  notes: z.array(z.string()).default([]),
+});
+export type SearchPlan = z.infer<typeof searchPlanSchema>;
+
+export const searchResultSchema = z.object({
+  plan: searchPlanSchema,
+  papers: z.array(paperSchema),
+  gaps: z.array(researchGapSchema),
+  trends: z.array(trendSchema),
+  sources: z.array(sourceReportSchema),
+  retrievedCount: z.number().int(),
+  uniqueCount: z.number().int(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const gapsResultSchema = z.object({
+  plan: searchPlanSchema,
+  papers: z.array(paperSchema),
+  gaps: z.array(researchGapSchema),
+  trends: z.array(trendSchema),
+  references: z.array(referenceSchema),
+});
+export type GapsResult = z.infer<typeof gapsResultSchema>;
+
+export const removedCitationSchema = z.object({
+  citation: z.string(),
+  reason: z.string(),
+});
+
+export const flaggedClaimSchema = z.object({
+  sentence: z.string(),
+  works: z.array(z.number().int()),
+  reason: z.string(),
+});
+
+export const verificationSchema = z.object({
+  citationsChecked: z.number().int(),
+  citationsRemoved: z.array(removedCitationSchema),
+  referencesRemoved: z.array(removedCitationSchema),
+  claimsChecked: z.number().int(),
+  claimsFlagged: z.array(flaggedClaimSchema),
+});
+export type Verification = z.infer<typeof verificationSchema>;
+
+export const reportResultSchema = z.object({
+  finalReport: z.string(),
+  references: z.array(referenceSchema),
+  verification: verificationSchema,
+});
+export type ReportResult = z.infer<typeof reportResultSchema>;
+
+export const completeResultSchema = z.object({
+  finalReport: z.string(),
+  reportDocumentId: z.string().nullable(),
+  bibliographyDocumentId: z.string().nullable(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Calls (agent-teams.md §7)
+// ---------------------------------------------------------------------------------------------
+
+/** A file sent with the start call for the library (BibTeX, RIS, CSL-JSON or PDF). */
+export const libraryFileSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/\.(bib|bibtex|ris|json|pdf)$/i, 'library files must be .bib, .ris, .json or .pdf'),
+  contentBase64: z.string().max(12_000_000),
+});
+
+export const startLiteratureRequestSchema = z.object({
+  researchQuestion: researchQuestionSchema,
+  workflow: z.enum(LITERATURE_WORKFLOW_VALUES).optional(),
+  projectId: z.uuid({ message: 'projectId must be a project id' }).optional(),
+  topN: z.number().int().min(TOP_N_MIN).max(TOP_N_MAX).optional(),
+  sources: z.array(literatureSourceSchema).min(1).optional(),
+  fromYear: yearField.optional(),
+  toYear: yearField.optional(),
+  libraryDocumentIds: z.array(z.uuid()).max(20).optional(),
+  libraryFiles: z.array(libraryFileSchema).max(20).optional(),
+});
+export type StartLiteratureRequest = z.input<typeof startLiteratureRequestSchema>;
+
+export const startLiteratureReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  error: z.string().nullable(),
+  /** What the uploaded library files gave (works read, entries skipped). */
+  library: z
+    .array(
+      z.object({
+        name: z.string(),
+        works: z.number().int(),
+        skipped: z.number().int(),
+        matchedBy: z.string().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+export type StartLiteratureReply = z.infer<typeof startLiteratureReplySchema>;
+
+export const literatureSessionParamsSchema = z.object({
+  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
+});
+
+export const literatureLogsReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  logs: z.array(z.string()),
+});
+export type LiteratureLogsReply = z.infer<typeof literatureLogsReplySchema>;
+
+export const literatureFeedbackRequestSchema = z.object({
+  feedback: z.string().trim().min(1, 'feedback must not be blank').max(4000),
+  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
+});
+
+/** What a session has produced so far, as the status and feedback replies carry it. */
+const outputsShape = {
+  papers: z.array(paperSchema),
+  researchGaps: z.array(researchGapSchema),
+  trends: z.array(trendSchema),
+  references: z.array(referenceSchema),
+  finalReport: z.string().nullable(),
+};
+
+export const literatureFeedbackReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  error: z.string().nullable(),
+  ...outputsShape,
+});
+export type LiteratureFeedbackReply = z.infer<typeof literatureFeedbackReplySchema>;
+
+export const literatureStatusReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  checkpoint: z.number().int().nullable(),
+  checkpointData: z.unknown().nullable(),
+  logs: z.array(z.string()),
+  error: z.string().nullable(),
+  updatedAt: z.string(),
+  verification: verificationSchema.nullable(),
+  documents: z
+    .object({ report: z.string().nullable(), bibliography: z.string().nullable() })
+    .nullable(),
+  ...outputsShape,
+});
+export type LiteratureStatusReply = z.infer<typeof literatureStatusReplySchema>;
+
+/** What a checkpoint shows (checkpoint 1: papers, gaps, trends; 2: + references; 3: report). */
+export const literatureCheckpointDataSchema = z.object({
+  papers: z.array(paperSchema).optional(),
+  researchGaps: z.array(researchGapSchema).optional(),
+  trends: z.array(trendSchema).optional(),
+  references: z.array(referenceSchema).optional(),
+  finalReport: z.string().optional(),
+  verification: verificationSchema.optional(),
+});
+export type LiteratureCheckpointData = z.infer<typeof literatureCheckpointDataSchema>;
+
+/** The gap's text, whichever of the two spec fields carries it. */
+export function gapText(gap: Pick<ResearchGap, 'gap_description' | 'description'>): string {
+  return (gap.gap_description || gap.description || '').trim();
+}
+
+/** The trend's name (agent-teams.md §3: topic, or name). */
+export function trendName(trend: Pick<Trend, 'topic' | 'name'>): string {
+  return (trend.topic || trend.name || '').trim();
+}

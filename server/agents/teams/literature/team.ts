@@ -1,0 +1,28 @@
+import { literature } from './definition';
+import { completePhase } from './phases/complete';
+import { gapsPhase } from './phases/gaps';
+import { questionPhase } from './phases/question';
+import { reportPhase } from './phases/report';
+import { searchPhase } from './phases/search';
+import { registerLiteratureRoutes } from './routes';
+
+/**
+ * The Literature Review team (agent-teams.md §2-§9, issue 10): workflow basic_hitl with five
+ * phases, three of them ending at human checkpoints, and the spec's routes under
+ * /api/literature-team.
+ */
+export const literatureTeam = literature.build({
+  phases: [questionPhase, searchPhase, gapsPhase, reportPhase, completePhase],
+  finalOutputs: (results) => ({
+    finalReport: results.complete?.finalReport ?? results.report?.finalReport ?? null,
+    reportDocumentId: results.complete?.reportDocumentId ?? null,
+    bibliographyDocumentId: results.complete?.bibliographyDocumentId ?? null,
+  }),
+  link: (sessionId) => `/app/literature-team?session=${sessionId}`,
+  routes: {
+    prefix: '/api/literature-team',
+    register(app, kit) {
+      registerLiteratureRoutes(app, kit);
+    },
+  },
+});
