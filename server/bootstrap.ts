@@ -8,6 +8,7 @@ import type { TeamDefinition } from './agents/team';
 import { createMailer } from './platform/mailer';
 import { loggerOptions } from './platform/logging';
 import { protectDataDir } from './platform/data-dir';
+import { registerStorageQuota } from './platform/storage-quota';
 import { loadSecrets } from './platform/secrets';
 import { TokenSigner } from './platform/tokens';
 import { readVersion } from './version';
@@ -47,6 +48,7 @@ export async function createContext(
   const database =
     opts.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  registerStorageQuota(database.db, config.limits.storageQuotaBytes);
   const base = {
     config,
     database,

@@ -39,6 +39,8 @@ const envSchema = z.object({
 
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(52_428_800),
+  /** Bytes of documents and datasets one user may store; 0 = no limit. */
+  STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(536_870_912),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
 
@@ -127,6 +129,7 @@ function shape(e: z.output<typeof envSchema>, raw: RawEnv) {
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       uploadBytes: e.UPLOAD_LIMIT_BYTES,
+      storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
       rateLimitMax: e.RATE_LIMIT_MAX,
       rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },

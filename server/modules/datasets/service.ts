@@ -10,6 +10,7 @@ import type { Database } from '../../db/connect';
 import type { DatasetOriginKind, DatasetRow } from '../../db/schema';
 import type { AuthUser } from '../../platform/access';
 import { forbidden, notFound } from '../../platform/errors';
+import { assertStorageQuota } from '../../platform/storage-quota';
 import { createDatasetsStore, type DatasetPatch, type DatasetsStore } from './store';
 
 type CreateInput = z.output<typeof createDatasetRequestSchema>;
@@ -55,6 +56,26 @@ export interface NewDatasetRecord {
   originKind?: DatasetOriginKind;
   /** Where the data lives (file path, API query); stored, never returned by the API. */
   originDetails?: Record<string, unknown>;
+  /**
+   * Bytes of the data file the Data team stored for this entry (its owner's storage quota counts
+   * them); without a file, the catalog entry's own size counts.
+   */
+  sizeBytes?: number;
+}
+
+/** What a catalog entry without a stored file takes: its text and JSON columns, in bytes. */
+export function catalogEntryBytes(
+  entry: Pick<DatasetRow, 'name' | 'description' | 'fields' | 'metadata'> & {
+    originDetails?: Record<string, unknown> | null;
+  },
+): number {
+  return (
+    Buffer.byteLength(entry.name) +
+    Buffer.byteLength(entry.description) +
+    Buffer.byteLength(JSON.stringify(entry.fields)) +
+    Buffer.byteLength(JSON.stringify(entry.metadata)) +
+    (entry.originDetails ? Buffer.byteLength(JSON.stringify(entry.originDetails)) : 0)
+  );
 }
 
 /**
@@ -63,7 +84,7 @@ export interface NewDatasetRecord {
  * projects. It does not check roles: callers decide who may create.
  */
 export async function createDatasetRecord(db: Database, input: NewDatasetRecord): Promise<Dataset> {
-  const row = await createDatasetsStore(db).insert({
+  const entry = {
     ownerId: input.ownerId,
     name: input.name,
     source: input.source,
@@ -83,7 +104,10 @@ export async function createDatasetRecord(db: Database, input: NewDatasetRecord)
     },
     originKind: input.originKind ?? 'manual',
     originDetails: input.originDetails ?? null,
-  });
+  };
+  const sizeBytes = input.sizeBytes ?? catalogEntryBytes(entry);
+  await assertStorageQuota(db, input.ownerId, sizeBytes);
+  const row = await createDatasetsStore(db).insert({ ...entry, sizeBytes });
   return toDataset(row, null);
 }
 
@@ -155,6 +179,11 @@ export function createDatasetsService(db: Database, store: DatasetsStore) {
       if (input.license !== undefined) patch.license = input.license;
       if (input.integrationLevel !== undefined) patch.integrationLevel = input.integrationLevel;
       if (input.metadata !== undefined) patch.metadata = { ...row.metadata, ...input.metadata };
+      if (row.originKind === 'manual') {
+        // A catalog entry's size is the entry itself: an edit that grows it counts.
+        patch.sizeBytes = catalogEntryBytes({ ...row, ...patch });
+        await assertStorageQuota(db, row.ownerId, patch.sizeBytes, row.sizeBytes);
+      }
       const updated = await store.update(id, patch);
       if (!updated) throw notFound('Dataset');
       return toDataset(updated, user);
