@@ -230,21 +230,60 @@ export const processErrorDataSchema = z.object({
   phase: z.number().int(),
 });
 
-/**
- * What the server publishes after each write. `status` and `phase` are the session's state
- * after the change, so a client can follow the state machine from updates alone.
- */
-export const sessionUpdateSchema = z.object({
+/** The fields every update carries besides its type and data. */
+const updateStateShape = {
   sessionId: z.uuid(),
   teamId: z.string(),
-  updateType: sessionUpdateTypeSchema,
-  data: z.unknown(),
   status: sessionStatusSchema,
   phase: z.number().int(),
   checkpoint: z.number().int().nullable(),
   timestamp: isoDate,
-});
+};
+
+/**
+ * One update type with its data. `data` is null when the server could not read it back (an
+ * update too large for the bus whose row changed meanwhile).
+ */
+function updateVariant<T extends SessionUpdateType, D extends z.ZodType, E extends z.ZodRawShape>(
+  updateType: T,
+  data: D,
+  extra: E,
+) {
+  return z.object({
+    ...updateStateShape,
+    ...extra,
+    updateType: z.literal(updateType),
+    data: data.nullable(),
+  });
+}
+
+/** Every update type with its data schema (and `extra` fields, e.g. the WebSocket `type`). */
+function updateVariants<E extends z.ZodRawShape>(extra: E) {
+  return [
+    updateVariant('log_update', logUpdateDataSchema, extra),
+    updateVariant('checkpoint_reached', checkpointReachedDataSchema, extra),
+    updateVariant('process_completed', processCompletedDataSchema, extra),
+    updateVariant('process_error', processErrorDataSchema, extra),
+    updateVariant('error', processErrorDataSchema, extra),
+    updateVariant('feedback_submitted', feedbackSubmittedDataSchema, extra),
+    updateVariant('phase_completed', phaseCompletedDataSchema, extra),
+  ] as const;
+}
+
+/**
+ * What the server publishes after each write, discriminated by `updateType` (each type has its
+ * own `data`). `status` and `phase` are the session's state after the change, so a client can
+ * follow the state machine from updates alone.
+ */
+export const sessionUpdateSchema = z.discriminatedUnion('updateType', updateVariants({}));
 export type SessionUpdate = z.infer<typeof sessionUpdateSchema>;
+/** The update of one type, e.g. `SessionUpdateOf<'log_update'>`. */
+export type SessionUpdateOf<T extends SessionUpdateType> = Extract<
+  SessionUpdate,
+  { updateType: T }
+>;
+/** The `data` of one update type (null when it could not be read back). */
+export type SessionUpdateData<T extends SessionUpdateType> = SessionUpdateOf<T>['data'];
 
 // ---------------------------------------------------------------------------------------------
 // WebSocket messages (/ws?token=<access token>)
@@ -283,9 +322,10 @@ export const wsConnectionEstablishedSchema = z.object({
   clientId: z.string(),
   timestamp: isoDate,
 });
-export const wsSessionUpdateSchema = sessionUpdateSchema.extend({
-  type: z.literal('session-update'),
-});
+export const wsSessionUpdateSchema = z.discriminatedUnion(
+  'updateType',
+  updateVariants({ type: z.literal('session-update') }),
+);
 export const wsPongSchema = z.object({ type: z.literal('pong'), timestamp: isoDate });
 export const wsSubscribedSchema = z.object({
   type: z.literal('subscribed'),

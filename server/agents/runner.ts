@@ -174,9 +174,9 @@ export function createRunner(core: RuntimeCore): Runner {
     );
     if (!after) return;
     await writeLog(core, after, message, 'error');
-    await publishUpdate(core, after, kind === 'phase' ? 'process_error' : 'error', {
-      error: message,
-      phase: after.phase,
+    await publishUpdate(core, after, {
+      updateType: kind === 'phase' ? 'process_error' : 'error',
+      data: { error: message, phase: after.phase },
     });
     const name = teamName(core, after);
     await notifyOwner(core, after, {
@@ -365,11 +365,9 @@ export function createRunner(core: RuntimeCore): Runner {
         after,
         `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${elapsed}`,
       );
-      await publishUpdate(core, after, 'phase_completed', {
-        phase: entry.phase,
-        key: entry.key,
-        name: entry.name,
-        result,
+      await publishUpdate(core, after, {
+        updateType: 'phase_completed',
+        data: { phase: entry.phase, key: entry.key, name: entry.name, result },
       });
       const name = teamName(core, after);
       if (waiting) {
@@ -378,10 +376,17 @@ export function createRunner(core: RuntimeCore): Runner {
           ? title
           : `Checkpoint ${after.checkpoint}: ${title}`;
         await writeLog(core, after, `Waiting for your feedback at ${label}`);
-        await publishUpdate(core, after, 'checkpoint_reached', {
-          phase: after.phase,
-          checkpoint: after.checkpoint,
-          checkpointData: after.checkpointData,
+        await publishUpdate(core, after, {
+          updateType: 'checkpoint_reached',
+          // Waiting always has a checkpoint number (state machine); the type cannot say so.
+          data:
+            after.checkpoint === null
+              ? null
+              : {
+                  phase: after.phase,
+                  checkpoint: after.checkpoint,
+                  checkpointData: after.checkpointData,
+                },
         });
         await notifyOwner(core, after, {
           kind: 'session_waiting',

@@ -33,7 +33,10 @@ export async function announceCompletion(core: RuntimeCore, row: AgentSessionRow
   const name = teamName(core, row);
   const phases = row.plan.length;
   await writeLog(core, row, `Session completed: all ${phases} phases done`);
-  await publishUpdate(core, row, 'process_completed', { finalOutputs: row.finalOutputs });
+  await publishUpdate(core, row, {
+    updateType: 'process_completed',
+    data: { finalOutputs: row.finalOutputs },
+  });
   await notifyOwner(core, row, {
     kind: 'session_completed',
     title: `${name} session completed`,

@@ -1,4 +1,4 @@
-import type { LogEntry, SessionUpdate, SessionUpdateType } from '../../common/agents';
+import type { LogEntry, SessionUpdate } from '../../common/agents';
 import type { AgentSessionRow } from '../db/schema/agents';
 import { MAX_EVENT_PAYLOAD_BYTES } from '../platform/events';
 import type { NewNotification } from '../platform/notify';
@@ -9,22 +9,27 @@ import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core'
  * process's WebSocket hub), log lines, the owner's notifications and queued phase jobs.
  */
 
+/** An update's type with its data, e.g. `{ updateType: 'log_update', data: entry }`. */
+export type UpdateBody = SessionUpdate extends infer U
+  ? U extends SessionUpdate
+    ? Pick<U, 'updateType' | 'data'>
+    : never
+  : never;
+
 /** Publishes one update about a session, after the write it describes. */
 export async function publishUpdate(
   core: RuntimeCore,
   row: AgentSessionRow,
-  updateType: SessionUpdateType,
-  data: unknown,
+  body: UpdateBody,
 ): Promise<void> {
   const update: SessionUpdate = {
     sessionId: row.id,
     teamId: row.teamId,
-    updateType,
-    data,
     status: row.status,
     phase: row.phase,
     checkpoint: row.checkpoint,
     timestamp: new Date().toISOString(),
+    ...body,
   };
   let envelope: UpdateEnvelope = { ownerId: row.ownerId, update };
   if (Buffer.byteLength(JSON.stringify(envelope)) > MAX_EVENT_PAYLOAD_BYTES - 100) {
@@ -32,7 +37,7 @@ export async function publishUpdate(
       ownerId: row.ownerId,
       update: { ...update, data: null },
       dataOmitted: true,
-      ...(updateType === 'log_update' ? { logSeq: (data as LogEntry).seq } : {}),
+      ...(body.updateType === 'log_update' && body.data ? { logSeq: body.data.seq } : {}),
     };
   }
   try {
@@ -57,7 +62,7 @@ export async function writeLog(
   level: LogEntry['level'] = 'info',
 ): Promise<LogEntry | undefined> {
   const entry = await core.store.appendLog(row.id, message, level);
-  if (entry) await publishUpdate(core, row, 'log_update', entry);
+  if (entry) await publishUpdate(core, row, { updateType: 'log_update', data: entry });
   return entry;
 }
 
@@ -100,10 +105,15 @@ export async function hydrateUpdate(
   const row = await core.store.get(u.sessionId);
   if (!row) return u;
   switch (u.updateType) {
+    case 'log_update':
+      return u; // no line number to read it back by
     case 'checkpoint_reached':
       return {
         ...u,
-        data: { phase: u.phase, checkpoint: u.checkpoint, checkpointData: row.checkpointData },
+        data:
+          u.checkpoint === null
+            ? null
+            : { phase: u.phase, checkpoint: u.checkpoint, checkpointData: row.checkpointData },
       };
     case 'phase_completed': {
       const r = row.results.find((x) => x.phase === u.phase);

@@ -110,9 +110,8 @@ export function applyUpdateToExecutions(client: QueryClient, update: SessionUpda
         paused: update.status === 'idle' ? e.paused : false,
         completedAt: finished ? (e.completedAt ?? update.timestamp) : e.completedAt,
         error:
-          update.status === 'error'
-            ? (((update.data as { error?: unknown } | null)?.error as string | undefined) ??
-              e.error)
+          (update.updateType === 'error' || update.updateType === 'process_error') && update.data
+            ? update.data.error
             : e.error,
       };
     });

@@ -157,28 +157,22 @@ function applySnapshot(state: TeamSessionState, snapshot: SessionSnapshot): Team
   };
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
 function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessionState {
-  const data = record(update.data);
   const stale = isOlder(update.timestamp, state.stateAt);
   let next: TeamSessionState = state;
 
   // What each update type adds, whatever its age.
   switch (update.updateType) {
     case 'log_update':
-      if (typeof data.seq === 'number' && typeof data.message === 'string') {
-        next = {
-          ...next,
-          logSlots: mergeLogs(next.logSlots, [{ seq: data.seq, message: data.message }]),
-        };
+      if (update.data) {
+        const { seq, message } = update.data;
+        next = { ...next, logSlots: mergeLogs(next.logSlots, [{ seq, message }]) };
       }
       break;
     case 'phase_completed':
-      if (typeof data.phase === 'number') {
-        next = { ...next, results: { ...next.results, [data.phase]: data.result } };
+      if (update.data) {
+        const { phase, result } = update.data;
+        next = { ...next, results: { ...next.results, [phase]: result } };
       }
       break;
     default:
@@ -206,8 +200,8 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
       next = {
         ...next,
         status: 'waiting_for_input',
-        checkpoint: typeof data.checkpoint === 'number' ? data.checkpoint : update.checkpoint,
-        checkpointData: data.checkpointData ?? null,
+        checkpoint: update.data?.checkpoint ?? update.checkpoint,
+        checkpointData: update.data?.checkpointData ?? null,
         paused: false,
       };
       break;
@@ -220,7 +214,7 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
         status: 'completed',
         checkpoint: null,
         checkpointData: null,
-        finalOutputs: data.finalOutputs ?? next.finalOutputs,
+        finalOutputs: update.data?.finalOutputs ?? next.finalOutputs,
       };
       break;
     case 'process_error':
@@ -228,7 +222,7 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
       next = {
         ...next,
         status: 'error',
-        error: typeof data.error === 'string' && data.error ? data.error : (next.error ?? ''),
+        error: update.data?.error || (next.error ?? ''),
       };
       break;
     default:

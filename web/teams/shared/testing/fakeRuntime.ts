@@ -1,4 +1,12 @@
-import type { AgentSession, SessionUpdate } from '../../../../common/agents';
+import {
+  wsSessionUpdateSchema,
+  type AgentSession,
+  type LogEntry,
+  type SessionUpdate,
+  type SessionUpdateData,
+  type SessionUpdateType,
+  type WsSessionUpdateMessage,
+} from '../../../../common/agents';
 import type { ApiResult } from '../../../api/client';
 import type { SessionHttp } from '../useTeamSession';
 
@@ -37,27 +45,32 @@ export function makeSession(overrides: Partial<AgentSession> = {}): AgentSession
   };
 }
 
-/** A session-update message as the server publishes it. */
-export function makeUpdate(
-  updateType: SessionUpdate['updateType'],
-  data: unknown,
-  overrides: Partial<SessionUpdate> = {},
-): SessionUpdate & { type: 'session-update' } {
-  return {
+/**
+ * A session-update message as the server publishes it, checked by the shared schema (so a test
+ * cannot feed the hook a message the server would never send).
+ */
+export function makeUpdate<T extends SessionUpdateType>(
+  updateType: T,
+  data: SessionUpdateData<T>,
+  overrides: Partial<
+    Pick<SessionUpdate, 'sessionId' | 'teamId' | 'status' | 'phase' | 'checkpoint' | 'timestamp'>
+  > = {},
+): WsSessionUpdateMessage {
+  return wsSessionUpdateSchema.parse({
     type: 'session-update',
     sessionId: SESSION_ID,
     teamId: 'literature',
-    updateType,
-    data,
     status: 'processing',
     phase: 1,
     checkpoint: null,
     timestamp: '2025-01-01T00:00:01.000Z',
     ...overrides,
-  };
+    updateType,
+    data,
+  });
 }
 
-export function logData(seq: number, message: string) {
+export function logData(seq: number, message: string): LogEntry {
   return { seq, message, level: 'info', timestamp: '2025-01-01T00:00:01.000Z' };
 }
 
