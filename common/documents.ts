@@ -3,7 +3,9 @@ import { pageQuerySchema } from './api';
 
 /**
  * Documents: artifacts saved from agent-team sessions or uploaded (platform.md §3 Document,
- * §2 Documentation page). Content is text (Markdown, plain text, JSON, CSV, LaTeX, BibTeX).
+ * §2 Documentation page). Content is text (Markdown, plain text, JSON, CSV, LaTeX, BibTeX); an
+ * uploaded PDF is kept as it is, and its text, extracted on the server, is its content (for
+ * search and the viewer).
  */
 
 /** The Documentation page's category chips (besides 'All Documents'). */
@@ -27,8 +29,11 @@ export const DOCUMENT_CATEGORY_LABELS: Record<DocumentCategory, string> = {
   reproducibility_guide: 'Reproducibility Guides',
 };
 
-/** Formats = the accepted upload extensions (without the dot). */
-export const DOCUMENT_FORMATS = ['md', 'txt', 'json', 'csv', 'tex', 'bib'] as const;
+/** Formats stored and edited as text. */
+export const TEXT_DOCUMENT_FORMATS = ['md', 'txt', 'json', 'csv', 'tex', 'bib'] as const;
+export type TextDocumentFormat = (typeof TEXT_DOCUMENT_FORMATS)[number];
+/** Formats = the accepted upload extensions (without the dot); PDF only by upload. */
+export const DOCUMENT_FORMATS = [...TEXT_DOCUMENT_FORMATS, 'pdf'] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 export const DOCUMENT_UPLOAD_EXTENSIONS = DOCUMENT_FORMATS.map((f) => `.${f}`);
 
@@ -69,8 +74,8 @@ export type DocumentWithContent = z.infer<typeof documentWithContentSchema>;
 const categoryField = z.enum(DOCUMENT_CATEGORIES, {
   message: `category must be one of: ${DOCUMENT_CATEGORIES.join(', ')}`,
 });
-const formatField = z.enum(DOCUMENT_FORMATS, {
-  message: `format must be one of: ${DOCUMENT_FORMATS.join(', ')}`,
+const formatField = z.enum(TEXT_DOCUMENT_FORMATS, {
+  message: `format must be one of: ${TEXT_DOCUMENT_FORMATS.join(', ')} (a PDF is uploaded as a file)`,
 });
 const nameField = z
   .string({ message: 'name is required' })
@@ -96,7 +101,8 @@ export type CreateDocumentRequest = z.input<typeof createDocumentRequestSchema>;
 
 /**
  * POST /api/documents/upload: multipart/form-data with one `file` part (.md .txt .json .csv .tex
- * .bib, at most the server's upload limit) and optional text fields `category` (default
+ * .bib .pdf, at most the server's upload limit; a PDF must be one by its content, and its text
+ * becomes the document's content) and optional text fields `category` (default
  * research_report), `projectId`, `name` (default: the sanitised file name).
  */
 export const uploadDocumentFieldsSchema = z.object({
@@ -105,7 +111,7 @@ export const uploadDocumentFieldsSchema = z.object({
   name: nameField.optional(),
 });
 
-/** PUT /api/documents/{id} (PATCH too): metadata and/or content. */
+/** PUT /api/documents/{id} (PATCH too): metadata and/or content (not of a PDF: its text comes from the file). */
 export const updateDocumentRequestSchema = z
   .object({
     name: nameField,
@@ -131,7 +137,8 @@ const commaList = (v: unknown) => {
 };
 
 /**
- * GET /api/documents query: search over name and project title; newest first. `category` takes
+ * GET /api/documents query: search over name, project title and the text (a PDF's extracted
+ * text included); newest first. `category` takes
  * one category or several separated by commas (a Documentation tab groups several).
  */
 export const documentListQuerySchema = pageQuerySchema.extend({
@@ -178,7 +185,7 @@ export type DocumentReply = z.infer<typeof documentReplySchema>;
  * POST   /api/documents               createDocumentRequestSchema -> 201 documentReplySchema
  * POST   /api/documents/upload        multipart (see uploadDocumentFieldsSchema) -> 201 documentReplySchema
  * GET    /api/documents/{id}          -> documentReplySchema (with content)
- * GET    /api/documents/{id}/download -> the raw file (Content-Disposition attachment)
+ * GET    /api/documents/{id}/download -> the file as uploaded, a PDF too (Content-Disposition attachment)
  * PUT    /api/documents/{id}          updateDocumentRequestSchema -> documentReplySchema
  * DELETE /api/documents/{id}          -> messageReplySchema
  */

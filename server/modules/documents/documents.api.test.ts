@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
 import { client, type Client } from '../../../test/client';
+import { makePdf } from '../../../test/fixtures/literature-sources/pdf';
 import { saveSessionDocument } from './service';
 
 let t: TestApp;
@@ -190,9 +191,10 @@ describe('documents: upload', () => {
   it('refuses other extensions, binary content, bad JSON, missing files and bad fields', async () => {
     const exe = await upload(aliceUser.accessToken, {}, { name: 'run.exe', content: 'MZ' });
     expect(exe.status).toBe(400);
-    expect(exe.body.error).toContain('.md .txt .json .csv .tex .bib');
+    expect(exe.body.error).toContain('.md .txt .json .csv .tex .bib .pdf');
     const pdf = await upload(aliceUser.accessToken, {}, { name: 'paper.pdf', content: '%PDF' });
     expect(pdf.status).toBe(400);
+    expect(pdf.body.error).toContain('not a PDF');
     const binary = await upload(
       aliceUser.accessToken,
       {},
@@ -231,6 +233,111 @@ describe('documents: upload', () => {
     const v = await createUser(t.app, { role: 'viewer' });
     const res = await upload(v.accessToken, {}, { name: 'a.md', content: '# a' });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('documents: PDF upload', () => {
+  const PAPER = makePdf({
+    title: 'Border discontinuities',
+    pages: [
+      ['Minimum wages and teen employment', 'We compare contiguous county pairs.'],
+      ['The employment elasticity is close to zero.'],
+    ],
+  });
+  const asPdf = (name: string, content: Buffer | Uint8Array) => ({
+    name,
+    content: Buffer.from(content),
+    type: 'application/pdf',
+  });
+
+  it('keeps the PDF, extracts its text for the viewer and for search, and hands it back', async () => {
+    const res = await upload(
+      aliceUser.accessToken,
+      { category: 'literature_review', projectId },
+      asPdf('Card & Krueger (1994).pdf', PAPER),
+    );
+    expect(res.status).toBe(201);
+    const d = res.body.data.document;
+    expect(d).toMatchObject({
+      name: 'Card _ Krueger (1994).pdf',
+      format: 'pdf',
+      category: 'literature_review',
+      origin: 'upload',
+      size: PAPER.length,
+    });
+    expect(d.content).toContain('We compare contiguous county pairs.');
+    expect(d.content).toContain('The employment elasticity is close to zero.');
+    const read = await alice.get(`/api/documents/${d.id}`);
+    expect(read.body.data.document.content).toBe(d.content);
+
+    // Found by what it says, not only by its name.
+    const found = await alice.get('/api/documents?search=contiguous%20county');
+    expect(found.body.data.documents.map((x: { id: string }) => x.id)).toEqual([d.id]);
+    // A project member finds it too; a stranger does not.
+    const members = await bob.get('/api/documents?search=elasticity');
+    expect(members.body.data.documents).toHaveLength(0);
+
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/documents/${d.id}/download`,
+      headers: bearer(aliceUser.accessToken),
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toContain('filename="Card _ Krueger (1994).pdf"');
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(Buffer.compare(file.rawPayload, Buffer.from(PAPER))).toBe(0);
+
+    // The text comes from the file: it cannot be edited on its own; the metadata can.
+    const edit = await alice.put(`/api/documents/${d.id}`, { content: 'made up' });
+    expect(edit.status).toBe(400);
+    expect(edit.body.error).toContain('upload the changed PDF');
+    const flags = await alice.put(`/api/documents/${d.id}`, { validated: true });
+    expect(flags.status).toBe(200);
+    expect(flags.body.data.document.content).toBe(d.content);
+  });
+
+  it('refuses a file that is not a PDF by its content, whatever its name', async () => {
+    const before = (await alice.get('/api/documents')).body.data.total;
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ['fake.pdf', Buffer.from('# Just Markdown, renamed\n'), /not a PDF/],
+      ['setup.pdf', Buffer.from('MZ\x90\x00\x03\x00\x00\x00'), /not a PDF/],
+      [
+        'broken.pdf',
+        Buffer.from('%PDF-1.7\nnot really a PDF at all\n%%EOF\n'),
+        /could not be read/,
+      ],
+    ];
+    for (const [name, content, message] of cases) {
+      const res = await upload(aliceUser.accessToken, {}, asPdf(name, content));
+      expect(res.status, name).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error, name).toMatch(message);
+    }
+    // A PDF under a text name is not text either.
+    const renamed = await upload(aliceUser.accessToken, {}, asPdf('paper.txt', PAPER));
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.error).toContain('this is a PDF');
+    expect((await alice.get('/api/documents')).body.data.total).toBe(before);
+  });
+
+  it('refuses viewer accounts and read-only projects before reading the file', async () => {
+    const v = await createUser(t.app, { role: 'viewer' });
+    const res = await upload(v.accessToken, {}, asPdf('a.pdf', PAPER));
+    expect(res.status).toBe(403);
+    const foreign = await upload(bobUser.accessToken, { projectId }, asPdf('b.pdf', PAPER));
+    expect(foreign.status).toBe(404);
+  });
+
+  it('makes PDFs only from uploaded files', async () => {
+    const res = await alice.post('/api/documents', {
+      name: 'x',
+      category: 'research_report',
+      format: 'pdf',
+      content: 'text',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain('format');
   });
 });
 

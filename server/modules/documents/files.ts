@@ -4,7 +4,8 @@ import { AppError, badRequest } from '../../platform/errors';
 
 /**
  * Upload handling that treats the file as hostile: the client's file name is reduced to a safe
- * base name, only the listed text formats are accepted, and content must be valid UTF-8 text.
+ * base name, only the listed formats are accepted, text must be valid UTF-8, and a PDF must be
+ * one by its content (pdf.ts).
  */
 
 const MAX_NAME = 200;
@@ -68,6 +69,7 @@ export const CONTENT_TYPES: Record<DocumentFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   tex: 'text/plain; charset=utf-8',
   bib: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
 };
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */

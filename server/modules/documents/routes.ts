@@ -22,6 +22,7 @@ import {
   formatOfFileName,
   sanitizeFileName,
 } from './files';
+import { createPdfExtractor, looksLikePdf } from './pdf';
 import { createDocumentsService } from './service';
 import { createDocumentsStore } from './store';
 
@@ -73,6 +74,8 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
     uploadLimitBytes: uploadLimit,
   });
   const user = { access: 'user' as const };
+  const pdf = createPdfExtractor();
+  app.addHook('onClose', async () => pdf.close());
 
   app.get('/api/documents', {
     config: user,
@@ -116,12 +119,29 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
         const fileName = sanitizeFileName(file.name);
         if (!fileName) throw badRequest('file: the file needs a name');
         const format = formatOfFileName(fileName);
+        let content: string;
+        let stored: Buffer | undefined;
+        if (format === 'pdf') {
+          // By content, not by name: a renamed file is refused before anything parses it.
+          if (!looksLikePdf(file.bytes)) {
+            throw badRequest('file: this is not a PDF (it does not begin with a PDF header)');
+          }
+          await service.checkCanAdd(caller, parsed.data.projectId);
+          content = (await pdf.extract(file.bytes)).text;
+          stored = file.bytes;
+        } else {
+          if (looksLikePdf(file.bytes)) {
+            throw badRequest('file: this is a PDF; upload it with the .pdf extension');
+          }
+          content = decodeText(file.bytes);
+        }
         const document = await service.upload(caller, {
           name: parsed.data.name ?? fileName,
           category: parsed.data.category,
           projectId: parsed.data.projectId,
           format,
-          content: decodeText(file.bytes),
+          content,
+          file: stored,
         });
         return reply
           .status(201)
@@ -143,12 +163,12 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
     config: user,
     schema: { params: idParamSchema },
     handler: async (request, reply) => {
-      const row = await service.file(currentUser(request), request.params.id);
+      const file = await service.file(currentUser(request), request.params.id);
       return reply
-        .header('Content-Type', CONTENT_TYPES[row.format])
-        .header('Content-Disposition', attachmentHeader(row.name, row.format))
+        .header('Content-Type', CONTENT_TYPES[file.format])
+        .header('Content-Disposition', attachmentHeader(file.name, file.format))
         .header('Cache-Control', 'no-store')
-        .send(row.content);
+        .send(file.body);
     },
   });
 

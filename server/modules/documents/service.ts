@@ -6,14 +6,15 @@ import {
   type DocumentFormat,
   type DocumentSummary,
   type DocumentWithContent,
+  type TextDocumentFormat,
   type createDocumentRequestSchema,
   type documentListQuerySchema,
   type updateDocumentRequestSchema,
 } from '../../../common/documents';
 import type { Database } from '../../db/connect';
-import type { DocumentOrigin, DocumentRow } from '../../db/schema';
+import type { DocumentOrigin } from '../../db/schema';
 import type { AuthUser } from '../../platform/access';
-import { AppError, forbidden, notFound } from '../../platform/errors';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import type { ProjectsService } from '../projects/service';
 import { checkContentFormat } from './files';
 import {
@@ -74,7 +75,7 @@ export interface SessionDocumentInput {
   sessionId?: string | null;
   name: string;
   category: DocumentCategory;
-  format: DocumentFormat;
+  format: TextDocumentFormat;
   content: string;
   validated?: boolean;
   reproducible?: boolean;
@@ -154,13 +155,15 @@ export function createDocumentsService(deps: {
       validated?: boolean;
       reproducible?: boolean;
       origin: DocumentOrigin;
+      /** The uploaded file when it is not text (a PDF); `content` is then its extracted text. */
+      file?: Buffer;
     },
     limit: number,
   ): Promise<DocumentWithContent> {
-    if (user.role === 'viewer') throw forbidden('Viewers cannot add documents');
-    const size = checkSize(input.content, limit);
-    checkContentFormat(input.format, input.content);
-    if (input.projectId) await checkProject(user, input.projectId);
+    await checkCanAdd(user, input.projectId);
+    const textSize = checkSize(input.content, limit);
+    const size = input.file ? input.file.length : textSize;
+    if (!input.file) checkContentFormat(input.format, input.content);
     const id = await store.insert({
       ownerId: user.id,
       projectId: input.projectId ?? null,
@@ -171,10 +174,17 @@ export function createDocumentsService(deps: {
       origin: input.origin,
       sizeBytes: size,
       content: input.content,
+      fileData: input.file ?? null,
       validated: input.validated ?? false,
       reproducible: input.reproducible ?? false,
     });
     return get(user, id);
+  }
+
+  /** 403 for viewer accounts and for projects the caller may only read; 404 for hidden ones. */
+  async function checkCanAdd(user: AuthUser, projectId: string | null | undefined) {
+    if (user.role === 'viewer') throw forbidden('Viewers cannot add documents');
+    if (projectId) await checkProject(user, projectId);
   }
 
   async function get(user: AuthUser, id: string): Promise<DocumentWithContent> {
@@ -203,9 +213,14 @@ export function createDocumentsService(deps: {
 
     get,
 
-    /** The stored row, for the raw download. */
-    async file(user: AuthUser, id: string): Promise<DocumentRow> {
-      return (await load(user, id)).row;
+    /** Checked before an upload's file is read (a PDF's text extraction costs time). */
+    checkCanAdd,
+
+    /** What a download hands back: the stored file (a PDF's bytes), else the text. */
+    async file(user: AuthUser, id: string) {
+      const { row } = await load(user, id);
+      const stored = row.format === 'pdf' ? await store.fileData(id) : null;
+      return { name: row.name, format: row.format, body: stored ?? row.content };
     },
 
     create: (user: AuthUser, input: CreateInput) =>
@@ -219,6 +234,7 @@ export function createDocumentsService(deps: {
         format: DocumentFormat;
         content: string;
         projectId?: string;
+        file?: Buffer;
       },
     ) => create(user, { ...input, origin: 'upload' }, deps.uploadLimitBytes),
 
@@ -234,6 +250,11 @@ export function createDocumentsService(deps: {
         patch.projectId = input.projectId;
       }
       if (input.content !== undefined) {
+        if (record.row.format === 'pdf') {
+          throw badRequest(
+            'content: the text of a PDF comes from its file; upload the changed PDF instead',
+          );
+        }
         patch.sizeBytes = checkSize(input.content, DOCUMENT_CONTENT_MAX_BYTES);
         checkContentFormat(record.row.format, input.content);
         patch.content = input.content;

@@ -13,7 +13,7 @@ export type DocumentPatch = Partial<
 >;
 
 /** A document row with its project's title (and owner, for permissions). */
-export interface DocumentRecord<R extends DocumentSummaryRow = DocumentRow> {
+export interface DocumentRecord<R extends DocumentSummaryRow = DocumentContentRow> {
   row: R;
   projectTitle: string | null;
   projectOwnerId: string | null;
@@ -46,7 +46,10 @@ const summaryColumns = {
   createdAt: documents.createdAt,
   updatedAt: documents.updatedAt,
 };
-export type DocumentSummaryRow = Omit<DocumentRow, 'content'>;
+export type DocumentSummaryRow = Omit<DocumentRow, 'content' | 'fileData'>;
+/** A document with its text; the stored file (a PDF's bytes) is read only for a download. */
+export type DocumentContentRow = Omit<DocumentRow, 'fileData'>;
+const contentColumns = { ...summaryColumns, content: documents.content };
 
 export function createDocumentsStore(db: Database) {
   /** Own documents, and documents of projects the user owns or is a member of. */
@@ -61,8 +64,11 @@ export function createDocumentsStore(db: Database) {
     const all: SQL[] = [];
     if (f.visibleTo) all.push(visibleCondition(f.visibleTo));
     if (f.search) {
+      // The text too: a PDF's extracted text is what makes it findable by what it says.
       const p = containsPattern(f.search);
-      all.push(or(ilike(documents.name, p), ilike(projects.title, p))!);
+      all.push(
+        or(ilike(documents.name, p), ilike(projects.title, p), ilike(documents.content, p))!,
+      );
     }
     if (f.categories) all.push(inArray(documents.category, [...f.categories]));
     if (f.projectId) all.push(eq(documents.projectId, f.projectId));
@@ -104,12 +110,26 @@ export function createDocumentsStore(db: Database) {
 
     async find(id: string, visibleTo: string | undefined): Promise<DocumentRecord | undefined> {
       const [record] = await db
-        .select({ row: documents, projectTitle: projects.title, projectOwnerId: projects.ownerId })
+        .select({
+          row: contentColumns,
+          projectTitle: projects.title,
+          projectOwnerId: projects.ownerId,
+        })
         .from(documents)
         .leftJoin(projects, eq(projects.id, documents.projectId))
         .where(and(eq(documents.id, id), visibleTo ? visibleCondition(visibleTo) : undefined))
         .limit(1);
       return record;
+    },
+
+    /** The stored file of a non-text document (a PDF), or null. */
+    async fileData(id: string): Promise<Buffer | null> {
+      const [row] = await db
+        .select({ fileData: documents.fileData })
+        .from(documents)
+        .where(eq(documents.id, id))
+        .limit(1);
+      return row?.fileData ?? null;
     },
 
     async insert(values: NewDocumentRow): Promise<string> {
