@@ -151,6 +151,15 @@ export function verifyReport(markdown: string, papers: readonly Paper[]): Verifi
     }
   }
 
+  // Code and mathematics are not prose: nothing in them is a citation.
+  const masked: string[] = [];
+  body = body.replace(/```[\s\S]*?```|\$\$[\s\S]*?\$\$|\$[^$\n]+\$|`[^`\n]+`/g, (m) => {
+    masked.push(m);
+    return `\u0000${masked.length - 1}\u0000`;
+  });
+  const unmask = (text: string) =>
+    text.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => masked[Number(i)] ?? '');
+
   // 2. Author-year citations: rewritten to their number, or removed.
   const authorYear = (match: string, first: string, second: string | undefined, year: string) => {
     checked++;
@@ -163,7 +172,8 @@ export function verifyReport(markdown: string, papers: readonly Paper[]): Verifi
       citation: match.trim(),
       reason: `no work by ${first}${second ? ` and ${second}` : ''} from ${year} was retrieved in this session`,
     });
-    return match.startsWith('(') ? '' : match.replace(/\s*\(.*$/, '');
+    // The names go too: left in the prose they would still point at a work nobody retrieved.
+    return '';
   };
   body = body.replace(PAREN_AUTHOR_YEAR, (m, a: string, b: string | undefined, y: string) =>
     authorYear(m, a, b, y),
@@ -192,14 +202,15 @@ export function verifyReport(markdown: string, papers: readonly Paper[]): Verifi
   // 4. DOIs in the text that belong to no retrieved work.
   const knownDois = new Set(papers.map((p) => p.doi).filter(Boolean));
   body = body.replace(DOI, (match) => {
-    const doi = normaliseDoi(match);
+    const bare = match.replace(/[.,;:]+$/, '');
+    const doi = normaliseDoi(bare);
     checked++;
     if (doi && knownDois.has(doi)) return match;
-    citationsRemoved.push({ citation: match, reason: 'no retrieved work has this DOI' });
-    return '';
+    citationsRemoved.push({ citation: bare, reason: 'no retrieved work has this DOI' });
+    return match.slice(bare.length);
   });
 
-  body = tidy(body).trimEnd();
+  body = tidy(unmask(body)).trimEnd();
   const cited = [...new Set([...body.matchAll(NUMBERED)].flatMap((m) => expand(m[1]!) ?? []))]
     .filter((n) => byNumber.has(n))
     .sort((a, b) => a - b);
