@@ -155,10 +155,10 @@ export function verifyReport(markdown: string, papers: readonly Paper[]): Verifi
   const masked: string[] = [];
   body = body.replace(/```[\s\S]*?```|\$\$[\s\S]*?\$\$|\$[^$\n]+\$|`[^`\n]+`/g, (m) => {
     masked.push(m);
-    return `\u0000${masked.length - 1}\u0000`;
+    return `\uE000${masked.length - 1}\uE000`;
   });
   const unmask = (text: string) =>
-    text.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => masked[Number(i)] ?? '');
+    text.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => masked[Number(i)] ?? '');
 
   // 2. Author-year citations: rewritten to their number, or removed.
   const authorYear = (match: string, first: string, second: string | undefined, year: string) => {
