@@ -31,13 +31,16 @@ export function finalQuestionsLine(
     ];
     const line = `${FINAL_QUESTIONS_MARKER} ${JSON.stringify(items)}`;
     if (line.length <= max) return { line, items };
-    let longest = 0;
-    for (let i = 1; i < justifications.length; i++) {
-      if (justifications[i]!.length > justifications[longest]!.length) longest = i;
-    }
+    // Shorten the longest one, down to the next longest at most, so the cuts even out.
+    const order = justifications
+      .map((j, i) => i)
+      .sort((a, b) => justifications[b]!.length - justifications[a]!.length);
+    const longest = order[0]!;
     const j = justifications[longest]!;
     if (j.length === 0) throw new Error('The final questions do not fit in one log line');
-    const cut = Math.max(0, j.length - Math.max(40, line.length - max));
+    const second = order.length > 1 ? justifications[order[1]!]!.length : 0;
+    let cut = Math.max(0, j.length - (line.length - max), second);
+    if (cut >= j.length) cut = Math.max(0, j.length - 40);
     justifications[longest] = cut > 0 ? `${j.slice(0, cut).trimEnd()}…` : '';
   }
 }

@@ -16,6 +16,7 @@ export function sharpenQuestion(text: string): string | undefined {
   let t = neutraliseMarkers(text)
     .replaceAll(JUSTIFICATION_MARKER, '')
     .replace(/^(?:Q?\d+\s*[.:)]\s*)+/i, '')
+    .replace(/\s+/g, ' ')
     .trim();
   const mark = t.indexOf('?');
   t = mark >= 0 ? t.slice(0, mark + 1) : `${t.replace(/[\s.!;:,]+$/, '')}?`;
