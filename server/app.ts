@@ -10,31 +10,13 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
+import { cspDirectives } from './platform/csp';
 import { registerOpenApi } from './platform/openapi';
 import { registerTextInputGuard } from './platform/text-input';
 import { registerJsonDepthLimit } from './platform/json-depth';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerModules } from './modules';
-
-/**
- * Content-Security-Policy the built web app works under: scripts only from this origin; MUI's
- * emotion injects <style> elements, so inline styles are allowed; KaTeX fonts and data-URI
- * images; WebSocket to this origin.
- */
-const CSP_DIRECTIVES = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'", 'ws:', 'wss:'],
-  objectSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  upgradeInsecureRequests: null,
-};
 
 /**
  * Addresses the router itself refuses (a malformed escape, a path segment over 100 characters)
@@ -66,7 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   registerJsonDepthLimit(app);
   registerTextInputGuard(app);
   await app.register(helmet, {
-    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: { directives: cspDirectives(ctx.config.publicUrl) },
     crossOriginEmbedderPolicy: false,
   });
   await registerRateLimits(app, ctx.db);

@@ -78,6 +78,21 @@ describe('rate limits (RATE_LIMIT_MAX=3)', () => {
     },
   );
 
+  it('an e-mail that exists answers 409 (the spec’s flow), and probing for more is rate-limited', async () => {
+    const call = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: ADMIN.email, password: 'some-password', displayName: 'Probe' },
+        remoteAddress: '10.0.7.7',
+      });
+    for (let i = 0; i < 3; i++) {
+      const res = await call();
+      expect(expectEnvelope(res, 409).error).toBe('An account with this email already exists');
+    }
+    expectEnvelope(await call(), 429);
+  });
+
   it('does not limit ordinary signed-in calls', async () => {
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
     for (let i = 0; i < 6; i++) {
@@ -280,6 +295,53 @@ describe('request bodies and errors', () => {
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
       expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+});
+
+describe('Content-Security-Policy connect-src', () => {
+  const connectSrc = (res: Res) =>
+    String(res.headers['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('connect-src'));
+
+  it('allows WebSockets to the app’s own host only, never to any ws:/wss: host', async () => {
+    const own = await createTestApp();
+    try {
+      const res = await own.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { host: 'econ.example.org:8443' },
+      });
+      expect(connectSrc(res)).toBe(
+        "connect-src 'self' ws://econ.example.org:8443 wss://econ.example.org:8443",
+      );
+      // A Host header that is not a host name adds nothing.
+      const odd = await own.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { host: 'evil.example/ x' },
+      });
+      expect(connectSrc(odd)).toBe("connect-src 'self' 'self'");
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('uses PUBLIC_URL’s host when it is set, whatever Host the request names', async () => {
+    const own = await createTestApp({ PUBLIC_URL: 'https://research.example.edu/' });
+    try {
+      const res = await own.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { host: 'attacker.example' },
+      });
+      expect(connectSrc(res)).toBe(
+        "connect-src 'self' ws://research.example.edu wss://research.example.edu",
+      );
+    } finally {
+      await own.close();
     }
   });
 });
