@@ -11,6 +11,7 @@ import {
 import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
 import { cspDirectives } from './platform/csp';
+import { RequestLogController } from './platform/logging';
 import { registerOpenApi } from './platform/openapi';
 import { registerTextInputGuard } from './platform/text-input';
 import { registerJsonDepthLimit } from './platform/json-depth';
@@ -39,6 +40,8 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
     bodyLimit: ctx.config.limits.bodyBytes,
     trustProxy: ctx.config.trustProxy,
     frameworkErrors: routerErrorReply,
+    // API requests are logged at info, the web app's files at debug.
+    logController: new RequestLogController(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
@@ -32,7 +35,7 @@ function expectEnvelope(res: Res, status: number) {
 }
 
 /** A log sink the request logger writes JSON lines into. */
-function captureLog() {
+function captureLog(level = 'info') {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -40,7 +43,7 @@ function captureLog() {
       cb();
     },
   });
-  const options = loggerOptions('info') as pino.LoggerOptions;
+  const options = loggerOptions(level) as pino.LoggerOptions;
   return { log: pino(options, stream) as FastifyBaseLogger, text: () => lines.join('') };
 }
 
@@ -347,6 +350,45 @@ describe('Content-Security-Policy connect-src', () => {
 });
 
 describe('request logs', () => {
+  it('log the web app’s files at debug and API requests at info', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>x</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+    const requests = async (level: string) => {
+      const sink = captureLog(level);
+      const own = await createTestApp({ WEB_DIST_DIR: dist }, { log: sink.log });
+      try {
+        for (const url of ['/assets/app-1234.js', '/projects', '/api/health']) {
+          expect((await own.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+        }
+      } finally {
+        await own.close();
+      }
+      return sink
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { level: number; msg: string; req?: { url: string } })
+        .filter((l) => l.req);
+    };
+    try {
+      const info = await requests('info');
+      expect(info.map((l) => [l.level, l.req!.url])).toEqual([[30, '/api/health']]);
+      const debug = await requests('debug');
+      const assetLines = debug.filter((l) => !l.req!.url.startsWith('/api'));
+      expect(assetLines.map((l) => [l.level, l.msg, l.req!.url])).toEqual([
+        [20, 'request completed', '/assets/app-1234.js'],
+        [20, 'request completed', '/projects'],
+      ]);
+      expect(debug.filter((l) => l.req!.url === '/api/health').every((l) => l.level === 30)).toBe(
+        true,
+      );
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
   it('never contain passwords or tokens', async () => {
     const sink = captureLog();
     const t = await createTestApp({}, { log: sink.log });

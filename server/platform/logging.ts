@@ -1,4 +1,9 @@
-import type { FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import pino from 'pino';
 
 /** Query parameters that carry credentials: removed from every logged URL. */
@@ -63,4 +68,46 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
+}
+
+/**
+ * Whether a request is one of the API's (or the WebSocket upgrade): those are logged at info.
+ * Everything else is the web app's files (scripts, styles, fonts, index.html), a few dozen per
+ * page load: logged at debug, so the info log is about what users did.
+ */
+export function isApiRequest(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/api' || path.startsWith('/api/') || path === '/ws';
+}
+
+/**
+ * Fastify's request lines: "incoming request" and "request completed" at info for API requests
+ * (as Fastify writes them), one "request completed" at debug for the web app's files. Errors are
+ * logged as Fastify logs them, whatever the URL.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
+    if (isApiRequest(request.url)) super.incomingRequest(request, reply, metadata);
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
+    if (error || isApiRequest(request.url)) {
+      super.requestCompleted(error, request, reply, metadata);
+      return;
+    }
+    if (this.isLogDisabled(request)) return;
+    request.log.debug(
+      { req: request, res: reply, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  }
 }
