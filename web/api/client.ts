@@ -16,6 +16,8 @@ export interface ApiFailure {
   /** The server's readable message from the error envelope, when there was one. */
   message?: string;
   status?: number;
+  /** The Retry-After header of the reply (seconds or an HTTP date), when it sent one. */
+  retryAfter?: string;
 }
 
 export type ApiResult<T> = T | ApiFailure;
@@ -121,11 +123,13 @@ async function failureFrom(res: Response): Promise<ApiFailure> {
   } catch {
     // not JSON: keep the status text only
   }
+  const retryAfter = res.headers.get('retry-after');
   return {
     success: false,
     error: `HTTP error! status: ${res.status}`,
     status: res.status,
     ...(message ? { message } : {}),
+    ...(retryAfter ? { retryAfter } : {}),
   };
 }
 
