@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentSessionSchema, FEEDBACK_MAX, sessionStatusSchema } from '../agents';
 
 /**
  * The Model team's shared contract (agent-teams.md §2 Model Team screen, §3 model session,
@@ -256,3 +257,285 @@ export const modelRunSchema = z.object({
     .nullable(),
 });
 export type ModelRun = z.infer<typeof modelRunSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The Model team: phases, inputs, results and the bodies of /api/agents/model-team
+// ---------------------------------------------------------------------------------------------
+
+export const MODEL_TEAM_ID = 'model';
+export const MODEL_TEAM_BASE = '/api/agents/model-team';
+
+/** agent-teams.md §2, §4 Model: the phases, their checkpoints and the stepper's labels. */
+export const MODEL_PHASES = [
+  {
+    key: 'theory',
+    name: 'Theoretical Framework',
+    checkpoint: 'Checkpoint 1: Theoretical Framework Review',
+  },
+  {
+    key: 'model',
+    name: 'Mathematical Model',
+    checkpoint: 'Checkpoint 2: Mathematical Model Review',
+  },
+  {
+    key: 'calibration',
+    name: 'Calibration & Estimation',
+    checkpoint: 'Checkpoint 3: Calibration Results Review',
+  },
+  { key: 'complete', name: 'Completed', checkpoint: null },
+] as const;
+export type ModelPhaseKey = (typeof MODEL_PHASES)[number]['key'];
+export const MODEL_STEPS = [
+  'Configuration',
+  'Theoretical Framework',
+  'Mathematical Model',
+  'Calibration & Estimation',
+  'Completed',
+] as const;
+/** agent-teams.md §4: Completed sets phase 4. */
+export const MODEL_COMPLETED_PHASE = 4;
+
+export const MODEL_MESSAGES = {
+  noFocus: 'Please enter a topical focus for the model',
+  startFailed: 'Failed to start model development',
+  processError: 'Model development process encountered an error',
+  runtimeError: 'Runtime error in model team',
+} as const;
+
+export const FOCUS_MAX = 2000;
+/** How many times a rejected model proposal goes back to the model for repair. */
+export const MAX_MODEL_REPAIRS = 3;
+
+export const modelInputSchema = z.object({
+  modelType: modelTypeSchema,
+  focus: z.string().trim().min(1, MODEL_MESSAGES.noFocus).max(FOCUS_MAX),
+  periods: z.number().int().min(MIN_SIMULATION_PERIODS).max(MAX_SIMULATION_PERIODS),
+});
+export type ModelInput = z.infer<typeof modelInputSchema>;
+
+export const modelConfigurationSchema = z.object({
+  irfPeriods: z.number().int().min(1).max(MAX_IRF_PERIODS).default(DEFAULT_IRF_PERIODS),
+  seed: z.number().int().default(1),
+});
+export type ModelConfiguration = z.infer<typeof modelConfigurationSchema>;
+
+/** Phase 1: the framework, adapted to the focus by the model or, without one, the library's. */
+export const theoryResultSchema = z.object({
+  modelType: modelTypeSchema,
+  title: z.string(),
+  focus: z.string(),
+  /** 'model': adapted by the language model; 'library': the library's own text. */
+  source: z.enum(['model', 'library']),
+  framework: z.string(),
+  /** The library's documented framework (always shown, labelled as the library's text). */
+  libraryFramework: z.string(),
+  assumptions: z.array(z.string()),
+  mechanisms: z.array(z.string()),
+  agents: z.array(z.string()),
+  markets: z.array(z.string()),
+  /** Only references of the library's list; the model chooses among them by number. */
+  references: z.array(modelReferenceSchema),
+  /** Why the adaptation is missing (no model configured, or the call failed), else null. */
+  adaptationMissing: z.string().nullable(),
+  feedback: z.string().nullable(),
+});
+export type TheoryResult = z.infer<typeof theoryResultSchema>;
+
+export const MODEL_CHECK_STAGES = [
+  'description',
+  'parse',
+  'steady_state',
+  'blanchard_kahn',
+  'solution',
+] as const;
+/** One check the engine ran on a (proposed) model. */
+export const modelCheckSchema = z.object({
+  attempt: z.number().int().min(1),
+  /** What was proposed: the library's model, the model's proposal or a repair. */
+  proposal: z.enum(['library', 'model', 'repair', 'previous']),
+  ok: z.boolean(),
+  /** The stage that failed, or 'solution' when all passed. */
+  stage: z.enum(MODEL_CHECK_STAGES),
+  message: z.string(),
+});
+export type ModelCheck = z.infer<typeof modelCheckSchema>;
+
+export const modelChangeSchema = z.object({
+  kind: z.enum(['added', 'removed', 'changed']),
+  what: z.enum(['equation', 'variable', 'shock', 'parameter']),
+  name: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type ModelChange = z.infer<typeof modelChangeSchema>;
+
+/** Phase 2: the equations (description format and LaTeX) and what the engine checked. */
+export const mathematicalModelResultSchema = z.object({
+  source: z.enum(['model', 'library']),
+  description: modelDescriptionSchema,
+  equations: z.array(z.object({ label: z.string(), text: z.string(), latex: z.string() })),
+  changes: z.array(modelChangeSchema),
+  checks: z.array(modelCheckSchema),
+  explanation: z.string().nullable(),
+  /** Parameter values set from the researcher's feedback (name = value). */
+  parameterChanges: z.record(z.string(), z.number()),
+  steadyState: z.record(z.string(), z.number()),
+  blanchardKahn: blanchardKahnSchema,
+  eigenvalues: z.array(eigenvalueSchema),
+  modFile: z.string(),
+  adaptationMissing: z.string().nullable(),
+  feedback: z.string().nullable(),
+});
+export type MathematicalModelResult = z.infer<typeof mathematicalModelResultSchema>;
+
+export const dynareComparisonSchema = z.object({
+  available: z.boolean(),
+  /** Why Dynare did not run or failed (null when it ran). */
+  reason: z.string().nullable(),
+  steadyStateMaxDiff: z.number().nullable(),
+  irfMaxDiff: z.number().nullable(),
+  varianceMaxDiff: z.number().nullable(),
+  processSeconds: z.number().nullable(),
+  /** Dynare's impulse responses (irfs[shock][variable]) for the charts beside ours. */
+  irfs: z.record(z.string(), z.record(z.string(), z.array(z.number()))).nullable(),
+});
+export type DynareComparison = z.infer<typeof dynareComparisonSchema>;
+
+/** Phase 3: calibration, moments against targets, moment matching, IRFs and paths. */
+export const calibrationResultSchema = z.object({
+  parameters: z.array(
+    z.object({
+      name: z.string(),
+      label: z.string(),
+      value: z.number(),
+      source: z.string(),
+      estimated: z.boolean(),
+      changedByFeedback: z.boolean(),
+      derived: z.boolean(),
+    }),
+  ),
+  /** Where the target moments come from. */
+  targetsSource: z.string(),
+  estimation: estimationResultSchema.nullable(),
+  estimationNote: z.string().nullable(),
+  run: modelRunSchema,
+  dynare: dynareComparisonSchema,
+  /** Parameter values that differ from the description's (feedback and estimation). */
+  overrides: z.record(z.string(), z.number()),
+  feedback: z.string().nullable(),
+  feedbackNote: z.string().nullable(),
+});
+export type CalibrationResult = z.infer<typeof calibrationResultSchema>;
+
+export const completeResultSchema = z.object({
+  documents: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.enum(['theory', 'model', 'calibration', 'mod']),
+    }),
+  ),
+  /** Why documents were not saved (e.g. a read-only project), else null. */
+  note: z.string().nullable(),
+});
+export type CompleteResult = z.infer<typeof completeResultSchema>;
+
+/** POST /develop, body {modelType, focus, periods} (agent-teams.md §7). */
+export const developModelRequestSchema = z.object({
+  modelType: z.enum(MODEL_TYPES, {
+    message: `modelType must be one of: ${MODEL_TYPES.join(', ')}`,
+  }),
+  focus: z
+    .string({ message: MODEL_MESSAGES.noFocus })
+    .trim()
+    .min(1, MODEL_MESSAGES.noFocus)
+    .max(FOCUS_MAX, `focus must be at most ${FOCUS_MAX} characters`),
+  /** A number or text; text that does not parse becomes 240 (agent-teams.md §5). */
+  periods: z
+    .union([z.number(), z.string().max(40)])
+    .optional()
+    .transform((v) => parseSimulationPeriods(v))
+    .superRefine((v, ctx) => {
+      const problem = simulationPeriodsProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  irfPeriods: z.number().int().min(1).max(MAX_IRF_PERIODS).optional(),
+  projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
+});
+export type DevelopModelRequest = z.input<typeof developModelRequestSchema>;
+
+export const developModelReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  session: agentSessionSchema,
+});
+
+/** GET /status/{id} (agent-teams.md §7: status, phase, logs and the three results). */
+export const modelStatusReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int().min(0).max(MODEL_COMPLETED_PHASE),
+  checkpoint: z.number().int().nullable(),
+  checkpointData: z.unknown().nullable(),
+  logs: z.array(z.string()),
+  error: z.string().nullable(),
+  modelType: modelTypeSchema.nullable(),
+  focus: z.string(),
+  periods: z.number().int(),
+  theoryFramework: theoryResultSchema.nullable(),
+  mathematicalModel: mathematicalModelResultSchema.nullable(),
+  calibrationResults: calibrationResultSchema.nullable(),
+  completed: completeResultSchema.nullable(),
+  session: agentSessionSchema,
+});
+export type ModelStatusReply = z.infer<typeof modelStatusReplySchema>;
+
+export const modelLogsReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  logs: z.array(z.string()),
+});
+
+/** POST /feedback, body {feedback, sessionId, checkpoint}. */
+export const modelFeedbackRequestSchema = z.object({
+  feedback: z
+    .string({ message: 'feedback is required' })
+    .trim()
+    .min(1, 'feedback is required')
+    .max(FEEDBACK_MAX, `feedback must be at most ${FEEDBACK_MAX} characters`),
+  sessionId: z.uuid({ message: 'sessionId must be a UUID' }),
+  checkpoint: z.number().int().min(1).max(3).optional(),
+});
+
+export const modelFeedbackReplySchema = developModelReplySchema;
+
+export const MODEL_EXPORT_FORMATS = ['markdown', 'mod', 'json'] as const;
+export const modelExportQuerySchema = z.object({
+  format: z
+    .enum(MODEL_EXPORT_FORMATS, {
+      message: `format must be one of: ${MODEL_EXPORT_FORMATS.join(', ')}`,
+    })
+    .default('markdown'),
+});
+export type ModelExportFormat = (typeof MODEL_EXPORT_FORMATS)[number];
+
+export const modelExportReplySchema = z.object({
+  success: z.literal(true),
+  format: z.enum(MODEL_EXPORT_FORMATS),
+  /** File name with the current date (agent-teams.md §9). */
+  fileName: z.string(),
+  content: z.string(),
+});
+export type ModelExportReply = z.infer<typeof modelExportReplySchema>;
+
+export function modelExportFileName(
+  type: ModelType,
+  format: ModelExportFormat,
+  date = new Date(),
+): string {
+  const ext = format === 'markdown' ? 'md' : format;
+  return `model-${type.toLowerCase()}-${date.toISOString().slice(0, 10)}.${ext}`;
+}

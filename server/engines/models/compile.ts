@@ -188,11 +188,18 @@ export function compileModel(input: ModelDescriptionInput | ModelDescription): C
     );
   }
 
-  // Steady-state starting values: numbers or formulas over parameters and the variables given
-  // before them (in the order they are listed).
-  const steadyFormulas: { index: number; fn: Compiled }[] = [];
+  // Steady-state starting values: numbers, or formulas over parameters and other variables
+  // with steady-state values. Formulas are evaluated in dependency order (a stored description
+  // may come back with its keys reordered), and a cycle is an error.
   const steadyNumbers: { index: number; value: number }[] = [];
-  const defined = new Set<string>();
+  const parsedFormulas = new Map<string, { index: number; expr: Expr; text: string }>();
+  const specified = new Set(Object.keys(description.steadyState));
+  const resolver = (s: string): SymbolRole | undefined =>
+    roles.get(s) === 'param'
+      ? 'param'
+      : roles.get(s) === 'endo' && specified.has(s)
+        ? 'endo'
+        : undefined;
   for (const [name, spec] of Object.entries(description.steadyState)) {
     const index = endoIndex.get(name);
     if (index === undefined) {
@@ -201,22 +208,37 @@ export function compileModel(input: ModelDescriptionInput | ModelDescription): C
         `A steady-state value is given for '${name}', which is not an endogenous variable`,
       );
     }
-    if (typeof spec === 'number') steadyNumbers.push({ index, value: spec });
-    else {
-      const resolver = (s: string): SymbolRole | undefined =>
-        roles.get(s) === 'param' ? 'param' : defined.has(s) ? 'endo' : undefined;
-      try {
-        steadyFormulas.push({ index, fn: compile(parseExpression(spec, resolver), slot) });
-      } catch (err) {
-        throw formulaError(
-          err,
-          `steady-state value of '${name}' = ${spec}`,
-          'parameters and variables listed before it',
-        );
-      }
+    if (typeof spec === 'number') {
+      steadyNumbers.push({ index, value: spec });
+      continue;
     }
-    defined.add(name);
+    try {
+      parsedFormulas.set(name, { index, expr: parseExpression(spec, resolver), text: spec });
+    } catch (err) {
+      throw formulaError(
+        err,
+        `steady-state value of '${name}' = ${spec}`,
+        'parameters and variables that have steady-state values',
+      );
+    }
   }
+  const steadyFormulas: { index: number; fn: Compiled }[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, path: string[]): void => {
+    const formula = parsedFormulas.get(name);
+    if (!formula || state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') {
+      throw new ModelError(
+        'invalid_model',
+        `The steady-state formulas refer to each other in a cycle: ${[...path, name].join(' -> ')}`,
+      );
+    }
+    state.set(name, 'visiting');
+    for (const dep of symbolsIn(formula.expr, ['endo'])) visit(dep.name, [...path, name]);
+    state.set(name, 'done');
+    steadyFormulas.push({ index: formula.index, fn: compile(formula.expr, slot) });
+  };
+  for (const name of parsedFormulas.keys()) visit(name, []);
 
   return {
     description,

@@ -28,26 +28,23 @@ const DYNARE_CANDIDATES = [
   '/usr/local/lib/dynare/matlab',
 ];
 
-/** Octave and Dynare if both are installed (DYNARE_MATLAB_DIR and OCTAVE override). */
-export function findDynare(env: NodeJS.ProcessEnv = process.env): DynareInstallation | null {
-  const octave = [env.OCTAVE, ...OCTAVE_CANDIDATES].find((p): p is string => !!p && existsSync(p));
-  const matlabDir = [env.DYNARE_MATLAB_DIR, ...DYNARE_CANDIDATES].find(
-    (p): p is string => !!p && existsSync(path.join(p, 'dynare.m')),
-  );
+/** Octave and Dynare if both are installed in the usual (Debian) places. */
+export function findDynare(): DynareInstallation | null {
+  const octave = OCTAVE_CANDIDATES.find((p) => existsSync(p));
+  const matlabDir = DYNARE_CANDIDATES.find((p) => existsSync(path.join(p, 'dynare.m')));
   return octave && matlabDir ? { octave, matlabDir } : null;
 }
 
-export function dynareMissingReason(env: NodeJS.ProcessEnv = process.env): string | null {
-  const octave = [env.OCTAVE, ...OCTAVE_CANDIDATES].some((p) => !!p && existsSync(p));
-  const dynare = [env.DYNARE_MATLAB_DIR, ...DYNARE_CANDIDATES].some(
-    (p) => !!p && existsSync(path.join(p, 'dynare.m')),
-  );
+/** Why Dynare cannot run here, or null when it can. */
+export function dynareMissingReason(): string | null {
+  const octave = OCTAVE_CANDIDATES.some((p) => existsSync(p));
+  const dynare = DYNARE_CANDIDATES.some((p) => existsSync(path.join(p, 'dynare.m')));
   if (octave && dynare) return null;
   const missing = [
     octave ? null : 'GNU Octave (Debian package octave)',
     dynare ? null : 'Dynare (Debian package dynare)',
   ].filter(Boolean);
-  return `${missing.join(' and ')} not installed`;
+  return `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed`;
 }
 
 export interface DynareResults {

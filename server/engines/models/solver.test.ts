@@ -375,6 +375,24 @@ describe('bad inputs give clear errors', () => {
     ).toMatch(/computed from other parameters/);
   });
 
+  it('steady-state formulas in any order, and a cycle among them', () => {
+    // a stored description may come back with its keys reordered (PostgreSQL jsonb)
+    const reversed = variant('RBC', (d) => {
+      d.steadyState = Object.fromEntries(Object.entries(d.steadyState).reverse());
+    });
+    expect(runModel(reversed).steadyState).toEqual(runModel(canonicalModel('RBC')).steadyState);
+    const cycle = variant('RBC', (d) => {
+      d.steadyState = { ...d.steadyState, y: 'c + 1', c: 'log(exp(y) - exp(inv))' };
+    });
+    expect(modelError(() => compileModel(cycle)).message).toMatch(
+      /^The steady-state formulas refer to each other in a cycle: (y -> c -> y|c -> y -> c)$/,
+    );
+    const unknown = variant('RBC', (d) => {
+      d.steadyState = { k: 'log(w)' };
+    });
+    expect(modelError(() => compileModel(unknown)).message).toMatch(/unknown name 'w'/);
+  });
+
   it('a variable in no equation, and dependent equations', () => {
     const missing = variant('NK', (d) => {
       // the real-rate equation replaced by a copy of the output identity: r is in no equation

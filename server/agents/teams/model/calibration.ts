@@ -1,0 +1,229 @@
+import type {
+  CalibrationResult,
+  EstimationResult,
+  MathematicalModelResult,
+  ModelConfiguration,
+} from '../../../../common/teams/model';
+import { compileModel, parameterVector, type CompiledModel } from '../../../engines/models/compile';
+import { ModelError } from '../../../engines/models/errors';
+import { matchMoments } from '../../../engines/models/estimate';
+import { runModel } from '../../../engines/models/run';
+import type { ModelEngine } from '../../../engines/models/service';
+import { parameterAssignments } from './feedback';
+import { tryModel, type ObjectModel } from './model-call';
+import { calibrationFeedbackPrompt, calibrationFeedbackSchema, SYSTEM } from './prompts';
+
+/**
+ * Phase 3, Calibration & Estimation: parameter values with their sources, moment matching of the
+ * chosen parameters to the target moments (Nelder-Mead), and the model's impulse responses,
+ * moments, simulated paths and scenario, all computed; Dynare's results beside ours when it is
+ * installed. Feedback sets parameter values (written `name = value`, or interpreted by the model).
+ */
+export interface CalibrationStep {
+  math: MathematicalModelResult;
+  periods: number;
+  configuration: ModelConfiguration;
+  engine: ModelEngine;
+  llm: ObjectModel;
+  signal: AbortSignal;
+  revision: { feedback: string; previousResult: CalibrationResult } | null;
+  log(message: string): Promise<void>;
+  warn(message: string): Promise<void>;
+}
+
+const fmt = (v: number): string =>
+  Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? String(+v.toPrecision(4)) : v.toExponential(3);
+
+/** Parameter values the feedback asks for: `name = value` read by code, else by the model. */
+async function feedbackValues(
+  step: CalibrationStep,
+  model: CompiledModel,
+  current: Record<string, number>,
+): Promise<{ values: Record<string, number>; note: string | null }> {
+  const feedback = step.revision?.feedback;
+  if (!feedback) return { values: {}, note: null };
+  const written = parameterAssignments(feedback, model.description);
+  if (Object.keys(written).length > 0) return { values: written, note: null };
+  const attempt = await tryModel(step.signal, () =>
+    step.llm.generateObject(calibrationFeedbackSchema, {
+      system: SYSTEM,
+      prompt: calibrationFeedbackPrompt(model.description, current, feedback),
+      schemaName: 'parameter_changes',
+    }),
+  );
+  if (!attempt.ok) {
+    return {
+      values: {},
+      note: `The feedback names no parameter values (write e.g. beta = 0.98), and it could not be interpreted: ${attempt.reason}`,
+    };
+  }
+  const settable = new Set(
+    model.description.parameters.filter((p) => p.value !== undefined).map((p) => p.name),
+  );
+  const values: Record<string, number> = {};
+  const ignored: string[] = [];
+  for (const { name, value } of attempt.value.object.changes) {
+    if (settable.has(name) && Number.isFinite(value)) values[name] = value;
+    else ignored.push(name);
+  }
+  if (ignored.length > 0)
+    await step.warn(
+      `Ignored values for names that are not settable parameters: ${ignored.join(', ')}`,
+    );
+  return { values, note: attempt.value.object.note || null };
+}
+
+export async function runCalibration(step: CalibrationStep): Promise<CalibrationResult> {
+  const { math, revision, configuration, periods } = step;
+  const model = compileModel(math.description);
+  const description = model.description;
+  const derived = new Set(model.derived.map((d) => model.params[d.index]));
+
+  // Values the researcher set at this checkpoint before, then the new ones.
+  const previousFeedback = Object.fromEntries(
+    (revision?.previousResult.parameters ?? [])
+      .filter((p) => p.changedByFeedback)
+      .map((p) => [p.name, p.value]),
+  );
+  const before = parameterVector(model, previousFeedback);
+  const currentValues = Object.fromEntries(model.params.map((p, i) => [p, before[i] as number]));
+  const asked = await feedbackValues(step, model, currentValues);
+  let feedbackOverrides = { ...previousFeedback, ...asked.values };
+  let feedbackNote = asked.note;
+  if (Object.keys(asked.values).length > 0) {
+    await step.log(
+      `Feedback sets ${Object.entries(asked.values)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}`,
+    );
+  } else if (feedbackNote) {
+    await step.warn(feedbackNote);
+  }
+
+  // Moment matching over the chosen parameters (those the researcher fixed are left alone).
+  const estimate = (
+    fixed: Record<string, number>,
+  ): {
+    estimation: EstimationResult | null;
+    overrides: Record<string, number>;
+    note: string | null;
+  } => {
+    if (description.targets.length === 0) {
+      return {
+        estimation: null,
+        overrides: fixed,
+        note: 'The library documents no target moments for this model, so no parameter is estimated; the calibration below is the documented one.',
+      };
+    }
+    const free = description.estimated.filter((p) => fixed[p.name] === undefined);
+    if (free.length === 0) {
+      return {
+        estimation: null,
+        overrides: fixed,
+        note: 'No parameter is left to estimate (the ones chosen for moment matching were set by feedback).',
+      };
+    }
+    const result = matchMoments(model, description.targets, free, fixed);
+    const { overrides, ...estimation } = result;
+    return { estimation, overrides, note: null };
+  };
+
+  let estimated: ReturnType<typeof estimate>;
+  try {
+    estimated = estimate(feedbackOverrides);
+  } catch (err) {
+    if (!(err instanceof ModelError) || Object.keys(asked.values).length === 0) throw err;
+    // The new values break the model (no steady state, no stable solution): keep the old ones.
+    feedbackNote = `The values from the feedback were not applied: ${err.message}`;
+    await step.warn(feedbackNote);
+    feedbackOverrides = previousFeedback;
+    estimated = estimate(feedbackOverrides);
+  }
+  if (estimated.estimation) {
+    const e = estimated.estimation;
+    await step.log(
+      `Moment matching (Nelder-Mead) over ${e.parameters.map((p) => p.name).join(', ')}: objective ${fmt(e.objectiveBefore)} -> ${fmt(e.objectiveAfter)} after ${e.evaluations} model solutions; ${e.parameters.map((p) => `${p.name} ${fmt(p.initial)} -> ${fmt(p.estimate)}`).join(', ')}`,
+    );
+  } else if (estimated.note) {
+    await step.log(estimated.note);
+  }
+
+  let run;
+  try {
+    run = runModel(model, {
+      periods,
+      irfPeriods: configuration.irfPeriods,
+      seed: configuration.seed,
+      overrides: estimated.overrides,
+    });
+  } catch (err) {
+    if (!(err instanceof ModelError) || Object.keys(asked.values).length === 0) throw err;
+    feedbackNote = `The values from the feedback were not applied: ${err.message}`;
+    await step.warn(feedbackNote);
+    feedbackOverrides = previousFeedback;
+    estimated = estimate(feedbackOverrides);
+    run = runModel(model, {
+      periods,
+      irfPeriods: configuration.irfPeriods,
+      seed: configuration.seed,
+      overrides: estimated.overrides,
+    });
+  }
+  await step.log(
+    `Solved the calibrated model: ${run.blanchardKahn.message} Impulse responses over ${run.irfPeriods} periods for ${Object.keys(run.irfs).length} shock(s)`,
+  );
+  await step.log(
+    `Simulated ${run.simulation.periods} periods (after ${run.simulation.burnIn} dropped, seed ${run.simulation.seed}) and computed theoretical and simulated moments`,
+  );
+  for (const t of run.targets) {
+    await step.log(
+      `Target ${t.statistic}(${t.variable}${t.other ? `, ${t.other}` : ''})${t.filter === 'hp' ? ' HP-filtered' : ''}: data ${fmt(t.value)}, model ${t.model === null ? 'undefined' : fmt(t.model)}`,
+    );
+  }
+  if (run.transition) {
+    await step.log(
+      `Scenario "${run.transition.title}": perfect-foresight path over ${run.transition.periods} periods solved in ${run.transition.iterations} Newton iterations`,
+    );
+  }
+
+  const dynare = await step.engine.compareWithDynare(model, run, {
+    overrides: estimated.overrides,
+    irfPeriods: configuration.irfPeriods,
+  });
+  if (dynare.available) {
+    await step.log(
+      `Dynare ran the exported model: largest difference from ours ${fmt(dynare.irfMaxDiff ?? NaN)} in the impulse responses, ${fmt(dynare.steadyStateMaxDiff ?? NaN)} in the steady state`,
+    );
+  } else {
+    await step.log(dynare.reason ?? 'Dynare was not run');
+  }
+
+  const values = parameterVector(model, estimated.overrides);
+  const estimatedNames = new Set(estimated.estimation?.parameters.map((p) => p.name) ?? []);
+  return {
+    parameters: description.parameters.map((p, i) => ({
+      name: p.name,
+      label: p.label,
+      value: values[i] as number,
+      source: estimatedNames.has(p.name)
+        ? `Estimated by moment matching to the targets below (documented value ${p.value})`
+        : feedbackOverrides[p.name] !== undefined
+          ? `Set by the researcher's feedback (documented value ${p.value}: ${p.source})`
+          : p.source,
+      estimated: estimatedNames.has(p.name),
+      changedByFeedback: feedbackOverrides[p.name] !== undefined,
+      derived: derived.has(p.name),
+    })),
+    targetsSource:
+      description.targets.length > 0
+        ? 'Documented stylised facts from the literature (the source of each is given)'
+        : 'None: the library documents no target moments for this model',
+    estimation: estimated.estimation,
+    estimationNote: estimated.note,
+    run,
+    dynare,
+    overrides: estimated.overrides,
+    feedback: revision?.feedback ?? null,
+    feedbackNote,
+  };
+}

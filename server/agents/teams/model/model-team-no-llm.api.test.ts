@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelExportReply, ModelStatusReply } from '../../../../common/teams/model';
+import { createTestApp, createUser, type TestApp } from '../../../../test/app';
+import { client } from '../../../../test/client';
+import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
+
+/**
+ * The Model team on a server without any language model: the canonical model of the chosen type
+ * runs end to end (its framework shown as the library's text, its equations solved and
+ * calibrated, documents saved), and each result says that the adaptation to the focus is missing.
+ * Feedback that sets a parameter (`beta = 0.985`) is read by code and re-runs the calibration.
+ */
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const BASE = '/api/agents/model-team';
+
+async function status(token: string, id: string): Promise<ModelStatusReply> {
+  const res = await client(t.app, token).get(`${BASE}/status/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as ModelStatusReply;
+}
+
+describe('Model team without a language model', () => {
+  it('runs the canonical RBC model through the three checkpoints to the saved documents', async () => {
+    const user = await createUser(t.app);
+    const api = client(t.app, user.accessToken);
+    const sessions = sessionClient(t.app, user.accessToken);
+
+    const start = await api.post(`${BASE}/develop`, {
+      modelType: 'RBC',
+      focus: 'Productivity shocks and hours in a small open economy',
+      periods: 'not a number',
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(201);
+    const id = (start.body as { sessionId: string }).sessionId;
+
+    // Checkpoint 1: the library's framework, labelled, with the reason the adaptation is missing
+    await sessions.waitFor(id, waitingAt(1), 30_000);
+    let s = await status(user.accessToken, id);
+    expect(s.periods).toBe(240);
+    expect(s.phase).toBe(1);
+    expect(s.theoryFramework).toMatchObject({ source: 'library', modelType: 'RBC' });
+    expect(s.theoryFramework!.framework).toBe(s.theoryFramework!.libraryFramework);
+    expect(s.theoryFramework!.adaptationMissing).toMatch(/model/i);
+    expect(s.logs.join('\n')).toMatch(/The framework was not adapted to the focus/);
+
+    // Checkpoint 2: the canonical equations, checked by the engine
+    expect(
+      (await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint: 1 }))
+        .status,
+    ).toBe(200);
+    await sessions.waitFor(id, waitingAt(2), 30_000);
+    s = await status(user.accessToken, id);
+    const model = s.mathematicalModel!;
+    expect(model.source).toBe('library');
+    expect(model.checks).toEqual([
+      expect.objectContaining({ proposal: 'library', ok: true, stage: 'solution' }),
+    ]);
+    expect(model.blanchardKahn.satisfied).toBe(true);
+    expect(model.equations).toHaveLength(8);
+    expect(model.equations[0]!.latex).toContain('\\frac');
+    expect(model.modFile).toMatch(/stoch_simul\(order=1, irf=40/);
+    expect(Math.exp(model.steadyState.n!)).toBeCloseTo(1 / 3, 10);
+
+    // Checkpoint 3: calibration with moment matching, IRFs, moments and a simulation
+    await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint: 2 });
+    await sessions.waitFor(id, waitingAt(3), 60_000);
+    s = await status(user.accessToken, id);
+    let cal = s.calibrationResults!;
+    expect(cal.estimation).not.toBeNull();
+    expect(cal.estimation!.objectiveAfter).toBeLessThan(cal.estimation!.objectiveBefore);
+    expect(cal.run.irfs.e_a!.y).toHaveLength(40);
+    expect(cal.run.simulation.series.y).toHaveLength(240);
+    expect(cal.parameters.find((p) => p.name === 'sigma_a')).toMatchObject({ estimated: true });
+    expect(cal.parameters.find((p) => p.name === 'beta')).toMatchObject({
+      value: 0.99,
+      changedByFeedback: false,
+    });
+    const betaBefore = cal.run.steadyState.k!;
+
+    // Feedback that changes a parameter, read by code: the calibration is computed again
+    const fb = await api.post(`${BASE}/feedback`, {
+      sessionId: id,
+      feedback: 'Please use beta = 0.985 instead.',
+      checkpoint: 3,
+    });
+    expect(fb.status).toBe(200);
+    await sessions.waitFor(
+      id,
+      (x) =>
+        waitingAt(3)(x) &&
+        x.results.some(
+          (r) =>
+            r.key === 'calibration' &&
+            (r.result as { feedback?: string | null }).feedback?.includes('beta') === true,
+        ),
+      60_000,
+    );
+    s = await status(user.accessToken, id);
+    cal = s.calibrationResults!;
+    expect(cal.parameters.find((p) => p.name === 'beta')).toMatchObject({
+      value: 0.985,
+      changedByFeedback: true,
+    });
+    expect(cal.run.steadyState.k!).toBeLessThan(betaBefore); // less patient: less capital
+    expect(s.logs.join('\n')).toMatch(/Feedback sets beta = 0.985/);
+
+    // Completed: four documents
+    await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint: 3 });
+    await sessions.waitFor(id, (x) => x.status === 'completed', 30_000);
+    s = await status(user.accessToken, id);
+    expect(s.phase).toBe(4);
+    expect(s.completed!.documents.map((d) => d.kind)).toEqual([
+      'theory',
+      'model',
+      'calibration',
+      'mod',
+    ]);
+    const docs = await api.get('/api/documents?limit=50');
+    expect(docs.status).toBe(200);
+    expect(JSON.stringify(docs.body)).toContain('econagents_rbc.mod');
+
+    // Export in the three formats
+    const md = await api.get(`${BASE}/export/${id}?format=markdown`);
+    expect(md.status).toBe(200);
+    const mdBody = md.body as ModelExportReply;
+    expect(mdBody.fileName).toMatch(/^model-rbc-\d{4}-\d{2}-\d{2}\.md$/);
+    expect(mdBody.content).toContain("> The library's text");
+    expect(mdBody.content).toContain('$$');
+    expect(mdBody.content).toContain('## Moment matching');
+    const mod = (await api.get(`${BASE}/export/${id}?format=mod`)).body as ModelExportReply;
+    expect(mod.content).toMatch(/^var\n/m);
+    expect(mod.fileName).toMatch(/\.mod$/);
+    const json = (await api.get(`${BASE}/export/${id}?format=json`)).body as ModelExportReply;
+    expect(JSON.parse(json.content)).toMatchObject({ modelType: 'RBC', periods: 240 });
+  }, 180_000);
+
+  it('runs a model with a deterministic scenario (OLG) and shows the transition', async () => {
+    const user = await createUser(t.app);
+    const api = client(t.app, user.accessToken);
+    const sessions = sessionClient(t.app, user.accessToken);
+    const start = await api.post(`${BASE}/develop`, {
+      modelType: 'OLG',
+      focus: 'Capital deepening in an ageing society',
+      periods: 60,
+    });
+    const id = (start.body as { sessionId: string }).sessionId;
+    for (const checkpoint of [1, 2]) {
+      await sessions.waitFor(id, waitingAt(checkpoint), 30_000);
+      await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint });
+    }
+    await sessions.waitFor(id, waitingAt(3), 60_000);
+    const s = await status(user.accessToken, id);
+    const cal = s.calibrationResults!;
+    expect(cal.estimation).toBeNull();
+    expect(cal.estimationNote).toMatch(/no target moments/);
+    expect(cal.run.transition!.paths.k).toHaveLength(62);
+    expect(cal.run.transition!.paths.k![0]).toBeCloseTo(0.5 * cal.run.steadyState.k!, 12);
+  }, 120_000);
+});

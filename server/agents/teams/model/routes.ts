@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import type { AgentSession } from '../../../../common/agents';
+import {
+  calibrationResultSchema,
+  completeResultSchema,
+  developModelReplySchema,
+  developModelRequestSchema,
+  DEFAULT_SIMULATION_PERIODS,
+  mathematicalModelResultSchema,
+  MODEL_COMPLETED_PHASE,
+  MODEL_TEAM_BASE,
+  MODEL_TEAM_ID,
+  modelExportFileName,
+  modelExportQuerySchema,
+  modelExportReplySchema,
+  modelFeedbackReplySchema,
+  modelFeedbackRequestSchema,
+  modelLogsReplySchema,
+  modelStatusReplySchema,
+  modelTypeSchema,
+  theoryResultSchema,
+  type ModelStatusReply,
+} from '../../../../common/teams/model';
+import type { modelEngineService } from '../../../engines/models/service';
+import { conflict, notFound } from '../../../platform/errors';
+import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { sessionMarkdown } from './markdown';
+
+/**
+ * The Model team's spec routes (agent-teams.md §7, base /api/agents/model-team): develop,
+ * status, logs, feedback and export, thin adapters over the session service.
+ */
+
+type ModelKit = TeamRouteKit<{ engine: typeof modelEngineService }>;
+
+const idParams = z.object({ id: z.string() });
+
+async function modelSession(kit: ModelKit, actor: SessionActor, id: string): Promise<AgentSession> {
+  const session = await kit.sessions.get(actor, id);
+  if (session.teamId !== MODEL_TEAM_ID) throw notFound('Session');
+  return session;
+}
+
+async function allLogs(kit: ModelKit, actor: SessionActor, id: string): Promise<string[]> {
+  const lines: string[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await kit.sessions.logs(actor, id, { after });
+    lines.push(...page.logs);
+    if (!page.hasMore || page.entries.length === 0) return lines;
+    after = page.entries[page.entries.length - 1]!.seq;
+  }
+}
+
+/** The session's results by the spec's names (theory for 1, model for 2, calibration for 3). */
+export function resultsOf(session: AgentSession) {
+  const raw = new Map(session.results.map((r) => [r.key, r.result]));
+  const read = <T>(
+    schema: { safeParse(v: unknown): { success: boolean; data?: T } },
+    key: string,
+  ): T | null => {
+    const parsed = schema.safeParse(raw.get(key));
+    return parsed.success ? (parsed.data as T) : null;
+  };
+  return {
+    theoryFramework: read(theoryResultSchema, 'theory'),
+    mathematicalModel: read(mathematicalModelResultSchema, 'model'),
+    calibrationResults: read(calibrationResultSchema, 'calibration'),
+    completed: read(completeResultSchema, 'complete'),
+  };
+}
+
+function statusReply(session: AgentSession, logs: string[]): ModelStatusReply {
+  const type = modelTypeSchema.safeParse(session.input.modelType);
+  const periods = session.input.periods;
+  return {
+    success: true,
+    sessionId: session.sessionId,
+    status: session.status,
+    // agent-teams.md §4: Completed sets phase 4.
+    phase:
+      session.status === 'completed'
+        ? MODEL_COMPLETED_PHASE
+        : Math.min(session.phase, MODEL_COMPLETED_PHASE),
+    checkpoint: session.checkpoint,
+    checkpointData: session.checkpointData,
+    logs,
+    error: session.error,
+    modelType: type.success ? type.data : null,
+    focus: typeof session.input.focus === 'string' ? session.input.focus : '',
+    periods: typeof periods === 'number' ? periods : DEFAULT_SIMULATION_PERIODS,
+    ...resultsOf(session),
+    session,
+  };
+}
+
+export const modelTeamRoutes = {
+  prefix: MODEL_TEAM_BASE,
+  register(app: Api, kit: ModelKit) {
+    const user = { access: 'user' as const };
+
+    app.post(
+      '/develop',
+      {
+        config: user,
+        schema: { body: developModelRequestSchema, response: { 201: developModelReplySchema } },
+      },
+      async (request, reply) => {
+        const actor = teamActor(request);
+        const body = request.body;
+        const session = await kit.sessions.start(actor, {
+          teamId: MODEL_TEAM_ID,
+          input: { modelType: body.modelType, focus: body.focus, periods: body.periods },
+          configuration: body.irfPeriods ? { irfPeriods: body.irfPeriods } : {},
+          ...(body.projectId ? { projectId: body.projectId } : {}),
+        });
+        return reply.code(201).send({
+          success: true as const,
+          sessionId: session.sessionId,
+          status: session.status,
+          phase: session.phase,
+          session,
+        });
+      },
+    );
+
+    app.get(
+      '/status/:id',
+      { config: user, schema: { params: idParams, response: { 200: modelStatusReplySchema } } },
+      async (request) => {
+        const actor = teamActor(request);
+        const session = await modelSession(kit, actor, request.params.id);
+        return statusReply(session, await allLogs(kit, actor, session.sessionId));
+      },
+    );
+
+    app.get(
+      '/logs/:id',
+      { config: user, schema: { params: idParams, response: { 200: modelLogsReplySchema } } },
+      async (request) => {
+        const actor = teamActor(request);
+        const session = await modelSession(kit, actor, request.params.id);
+        return {
+          success: true as const,
+          sessionId: session.sessionId,
+          logs: await allLogs(kit, actor, session.sessionId),
+        };
+      },
+    );
+
+    app.post(
+      '/feedback',
+      {
+        config: user,
+        schema: { body: modelFeedbackRequestSchema, response: { 200: modelFeedbackReplySchema } },
+      },
+      async (request) => {
+        const actor = teamActor(request);
+        const { sessionId, feedback, checkpoint } = request.body;
+        const current = await modelSession(kit, actor, sessionId);
+        if (
+          checkpoint !== undefined &&
+          current.status === 'waiting_for_input' &&
+          current.checkpoint !== checkpoint
+        ) {
+          throw conflict(
+            `The session waits at checkpoint ${current.checkpoint}, not ${checkpoint}`,
+          );
+        }
+        const session = await kit.sessions.feedback(actor, sessionId, feedback);
+        return {
+          success: true as const,
+          sessionId: session.sessionId,
+          status: session.status,
+          phase: session.phase,
+          session,
+        };
+      },
+    );
+
+    app.get(
+      '/export/:id',
+      {
+        config: user,
+        schema: {
+          params: idParams,
+          querystring: modelExportQuerySchema,
+          response: { 200: modelExportReplySchema },
+        },
+      },
+      async (request) => {
+        const actor = teamActor(request);
+        const session = await modelSession(kit, actor, request.params.id);
+        const results = resultsOf(session);
+        const { format } = request.query;
+        const type = modelTypeSchema.safeParse(session.input.modelType);
+        if (!type.success) throw notFound('Session');
+        let content: string;
+        if (format === 'mod') {
+          if (!results.mathematicalModel) {
+            throw conflict(
+              'There is no model to export yet: wait for the Mathematical Model phase to finish',
+            );
+          }
+          content = results.mathematicalModel.modFile;
+        } else if (format === 'json') {
+          content = JSON.stringify(
+            {
+              modelType: type.data,
+              focus: session.input.focus,
+              periods: session.input.periods,
+              status: session.status,
+              theoryFramework: results.theoryFramework,
+              mathematicalModel: results.mathematicalModel,
+              calibrationResults: results.calibrationResults,
+            },
+            null,
+            2,
+          );
+        } else {
+          content = sessionMarkdown({
+            theory: results.theoryFramework,
+            model: results.mathematicalModel,
+            calibration: results.calibrationResults,
+          });
+        }
+        return {
+          success: true as const,
+          format,
+          fileName: modelExportFileName(type.data, format),
+          content,
+        };
+      },
+    );
+  },
+};
