@@ -1,9 +1,10 @@
 import type { TeamDefinition } from '../team';
 import { codeTeam } from './code/team';
 import { literatureTeam } from './literature/team';
+import { modelTeam } from './model/team';
 
 /**
  * The product's teams: one line per team (docs/architecture.md, "Adding a team"). Each team
  * lives in its own folder here and never imports another team's folder.
  */
-export const productTeams: TeamDefinition[] = [codeTeam, literatureTeam];
+export const productTeams: TeamDefinition[] = [codeTeam, literatureTeam, modelTeam];
