@@ -45,7 +45,7 @@ import {
   TeamScreenLayout,
   useTeamSession,
 } from '../shared';
-import { CodeEditor } from './CodeEditor';
+import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
 import { ExecutionPanel, type ExecutionView } from './ExecutionPanel';
 import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
@@ -102,7 +102,8 @@ export default function CodeTeamPage() {
   const lastShown = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (shownCode === undefined || shownCode === lastShown.current) return;
-    setCode((current) => (current === '' || current === lastShown.current ? shownCode : current));
+    const previous = lastShown.current;
+    setCode((current) => (current === '' || current === previous ? shownCode : current));
     lastShown.current = shownCode;
   }, [shownCode]);
 

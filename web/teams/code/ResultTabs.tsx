@@ -16,7 +16,7 @@ import {
   type ReviewResult,
   type TestResult,
 } from '../../../common/teams/code';
-import { CodeEditor } from './CodeEditor';
+import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { preSx } from './ExecutionPanel';
 
 function Waiting({ what }: { what: string }) {

@@ -95,7 +95,11 @@ export function testRunOf(language: CodeLanguage, result: ExecutionResult): Test
     ...counts,
     output: tail(result.output),
     error:
-      status === 'failed' && result.ok ? `${counts.failed} test(s) failed` : (result.error ?? null),
+      status === 'failed' &&
+      (counts.failed ?? 0) > 0 &&
+      (result.kind === 'ok' || result.kind === 'exit')
+        ? `${counts.failed} test(s) failed`
+        : (result.error ?? null),
     exitCode: result.exitCode,
     durationMs: status === 'not_run' ? null : result.durationMs,
   };

@@ -317,10 +317,11 @@ const tests = team.phase('tests', {
           files: { [files.test]: s.testCode },
           timeLimitSeconds: limit,
         });
-        // A test script may report failed checks and still exit 0: that is a failure too.
+        // A test script may report failed checks and still exit 0: that is a failure too. The
+        // count says more than "exited with status 1" to the model that repairs it.
         const failed = countTests(c.language, r.output).failed ?? 0;
         const run: ExecutionResult =
-          r.ok && failed > 0
+          failed > 0 && (r.kind === 'ok' || r.kind === 'exit')
             ? { ...r, ok: false, kind: 'exit', error: `${failed} test(s) failed` }
             : r;
         const summary = testRunOf(c.language, r);
