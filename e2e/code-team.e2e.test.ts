@@ -84,9 +84,7 @@ async function develop(page: Page, requirements: string, mode: 'Quick' | 'Compre
   await page.getByRole('button', { name: mode }).click();
   await page.getByLabel('Code requirements').fill(requirements);
   await page.getByRole('button', { name: 'Develop Code' }).click();
-  await page
-    .getByRole('status', { name: 'Status: Completed' })
-    .waitFor({ timeout: 90_000 });
+  await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 90_000 });
 }
 
 function tab(page: Page, name: string) {
@@ -158,8 +156,7 @@ describe.skipIf(!hasSandbox)(`Code Team screen with the sandbox${why}`, () => {
     // The editor holds the tested (repaired) code.
     await page.waitForFunction(
       (expected) =>
-        document.querySelector('[data-testid="code-editor"] .cm-content')?.textContent ===
-        expected,
+        document.querySelector('[data-testid="code-editor"] .cm-content')?.textContent === expected,
       OPTIMIZED_FIXED.replace(/\n/g, ''),
     );
 
