@@ -376,6 +376,103 @@ describe.skipIf(!hasSandbox)(`a Code session${why}`, () => {
     expect(status.finalOutputs?.tests).toBe('failed');
   }, 120_000);
 
+  const OTHER_LANGUAGES = [
+    {
+      language: 'r',
+      available: existsSync('/usr/bin/Rscript'),
+      code: 'mean_wage <- function(w) sum(w) / length(w)\ncat("mean wage:", mean_wage(c(10, 20, 30)), "\\n")\n',
+      output: 'mean wage: 20 \n',
+      tests: [
+        'source("main.R")',
+        'failed <- 0',
+        'check <- function(name, ok) {',
+        '  if (isTRUE(ok)) cat("ok -", name, "\\n") else { cat("not ok -", name, "\\n"); failed <<- failed + 1 }',
+        '}',
+        'check("mean of three", mean_wage(c(10, 20, 30)) == 20)',
+        'check("single value", mean_wage(5) == 5)',
+        'if (failed > 0) quit(status = 1)',
+      ].join('\n'),
+      passed: 2,
+    },
+    {
+      language: 'matlab',
+      available: existsSync('/usr/bin/octave'),
+      code: "1;\nfunction m = mean_wage(w)\n  m = sum(w) / numel(w);\nend\nfprintf('mean wage: %g\\n', mean_wage([10 20 30]));\n",
+      output: 'mean wage: 20\n',
+      tests: [
+        "source('main.m');",
+        'failed = 0;',
+        "if mean_wage([10 20 30]) == 20, disp('ok - mean of three'); else, disp('not ok - mean of three'); failed = failed + 1; end",
+        "if mean_wage(5) == 5, disp('ok - single value'); else, disp('not ok - single value'); failed = failed + 1; end",
+        'if failed > 0, exit(1); end',
+      ].join('\n'),
+      passed: 2,
+    },
+    {
+      language: 'dynare',
+      available: existsSync('/usr/bin/octave') && existsSync('/usr/lib/dynare/matlab/dynare.m'),
+      code: [
+        'var y c k;',
+        'varexo e;',
+        'parameters alpha beta delta;',
+        'alpha = 0.33; beta = 0.99; delta = 0.025;',
+        'model;',
+        '1/c = beta*(1/c(+1))*(alpha*k^(alpha-1) + 1 - delta);',
+        'y = k(-1)^alpha*exp(e);',
+        'k = y - c + (1-delta)*k(-1);',
+        'end;',
+        'initval;',
+        'k = 30; c = 2; y = 3; e = 0;',
+        'end;',
+        'steady;',
+        'shocks;',
+        'var e; stderr 0.01;',
+        'end;',
+        'stoch_simul(order=1, irf=10, nograph);',
+      ].join('\n'),
+      output: null,
+      tests: [
+        "k = oo_.steady_state(find(strcmp(M_.endo_names, 'k')));",
+        "if abs(k - 28.35) < 0.05, disp('ok - capital steady state'); else, disp('not ok - capital steady state'); exit(1); end",
+      ].join('\n'),
+      passed: 1,
+    },
+  ] as const;
+
+  for (const lang of OTHER_LANGUAGES) {
+    it.skipIf(!lang.available)(
+      `quick ${lang.language}: the code runs and its tests run in the sandbox` +
+        (lang.available ? '' : ' (skipped: its Debian runtime is not installed)'),
+      async () => {
+        llm.reset();
+        llm.scriptPhase('code', 'generation', { json: { code: lang.code, explanation: 'x' } });
+        llm.scriptPhase('code', 'tests', { json: { test_code: lang.tests } });
+        const user = await createUser(t.app);
+        const { id, done } = await develop(user.accessToken, {
+          requirements: 'Mean wage.',
+          language: lang.language,
+          workflowMode: 'quick',
+        });
+        expect(done.status, done.error ?? '').toBe('completed');
+        const status = await statusOf(user.accessToken, id);
+        const generation = status.results[1]!;
+        expect(generation.execution, JSON.stringify(generation.execution)).toMatchObject({
+          ok: true,
+        });
+        if (lang.output) expect(generation.execution!.output).toBe(lang.output);
+        expect(generation.repairs).toEqual([]);
+        expect(status.configuration.frameworks).toEqual([]);
+        const tests = status.results[4]!;
+        expect(tests.run, tests.run.output).toMatchObject({
+          status: 'passed',
+          passed: lang.passed,
+          failed: 0,
+        });
+      },
+      120_000,
+    );
+  }
+
   it('keeps a session to its owner: others get 404 on status and export', async () => {
     scriptComprehensive();
     const owner = await createUser(t.app);
