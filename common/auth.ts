@@ -103,7 +103,7 @@ export type ProfileReply = z.infer<typeof profileReplySchema>;
 
 export const usersReplySchema = z.object({
   success: z.literal(true),
-  data: z.object({ users: z.array(userSchema) }),
+  data: z.object({ users: z.array(userSchema), total: z.number() }),
 });
 export type UsersReply = z.infer<typeof usersReplySchema>;
 

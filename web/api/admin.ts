@@ -1,21 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../common/api';
-import type {
-  SetUserPasswordRequest,
-  UpdateUserRequest,
-  UpdateUserStatusRequest,
-  User,
-  UserReply,
+import { messageReplySchema } from '../../common/api';
+import {
+  userReplySchema,
+  usersReplySchema,
+  type SetUserPasswordRequest,
+  type UpdateUserRequest,
+  type UpdateUserStatusRequest,
+  type UserReply,
+  type UsersReply,
 } from '../../common/auth';
-import type { ExportTokenReply, WaitingListReply } from '../../common/waiting-list';
-import { api, unwrap, type ApiResult } from './client';
+import {
+  exportTokenReplySchema,
+  waitingListReplySchema,
+  type ExportTokenReply,
+} from '../../common/waiting-list';
+import { checkedApi, unwrap, type ApiResult } from './client';
 
 /** Administrator calls (platform.md §6, §7): users, their approval, and the waiting list. */
 
-export interface UsersListReply {
-  success: true;
-  data: { users: User[]; total: number };
-}
+/** GET /api/auth/users (kept under this name for the admin page). */
+export type UsersListReply = UsersReply;
 
 export const adminKeys = {
   users: ['admin', 'users'] as const,
@@ -25,7 +29,8 @@ export const adminKeys = {
 export function useAdminUsers() {
   return useQuery({
     queryKey: adminKeys.users,
-    queryFn: ({ signal }) => unwrap(api.get<UsersListReply>('/api/auth/users?limit=500', signal)),
+    queryFn: ({ signal }) =>
+      unwrap(checkedApi.get(usersReplySchema, '/api/auth/users?limit=500', signal)),
   });
 }
 
@@ -33,7 +38,7 @@ export function useWaitingList() {
   return useQuery({
     queryKey: adminKeys.waitingList,
     queryFn: ({ signal }) =>
-      unwrap(api.get<WaitingListReply>('/api/waiting-list?limit=1000', signal)),
+      unwrap(checkedApi.get(waitingListReplySchema, '/api/waiting-list?limit=1000', signal)),
   });
 }
 
@@ -42,16 +47,18 @@ export function decideUser(
   id: string,
   status: UpdateUserStatusRequest['status'],
 ): Promise<ApiResult<UserReply>> {
-  return api.put<UserReply>(`/api/auth/users/${encodeURIComponent(id)}/status`, { status });
+  return checkedApi.put(userReplySchema, `/api/auth/users/${encodeURIComponent(id)}/status`, {
+    status,
+  });
 }
 
 export function updateUser(id: string, changes: UpdateUserRequest): Promise<ApiResult<UserReply>> {
-  return api.put<UserReply>(`/api/auth/users/${encodeURIComponent(id)}`, changes);
+  return checkedApi.put(userReplySchema, `/api/auth/users/${encodeURIComponent(id)}`, changes);
 }
 
 /** Suspends an approved account (ending all of its sessions) or lifts the suspension. */
 export function suspendUser(id: string, suspended: boolean): Promise<ApiResult<UserReply>> {
-  return api.put<UserReply>(`/api/auth/users/${encodeURIComponent(id)}/suspension`, {
+  return checkedApi.put(userReplySchema, `/api/auth/users/${encodeURIComponent(id)}/suspension`, {
     suspended,
   });
 }
@@ -78,7 +85,7 @@ export function useUpdateUser() {
 export function useSetUserPassword() {
   return useMutation({
     mutationFn: ({ id, newPassword }: { id: string } & SetUserPasswordRequest) =>
-      api.post<MessageReply>(`/api/auth/users/${encodeURIComponent(id)}/password`, {
+      checkedApi.post(messageReplySchema, `/api/auth/users/${encodeURIComponent(id)}/password`, {
         newPassword,
       }),
   });
@@ -89,5 +96,5 @@ export function useSetUserPassword() {
  * download token and then follows the URL that carries it.
  */
 export function requestExportUrl(): Promise<ApiResult<ExportTokenReply>> {
-  return api.post<ExportTokenReply>('/api/waiting-list/export-token');
+  return checkedApi.post(exportTokenReplySchema, '/api/waiting-list/export-token');
 }

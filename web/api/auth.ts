@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../common/api';
-import type { LoginReply, LoginRequest, ProfileReply, RegisterRequest } from '../../common/auth';
-import { api, isFailure, unwrap, type ApiResult } from './client';
+import { messageReplySchema, type MessageReply } from '../../common/api';
+import {
+  loginReplySchema,
+  profileReplySchema,
+  type LoginReply,
+  type LoginRequest,
+  type ProfileReply,
+  type RegisterRequest,
+} from '../../common/auth';
+import { checkedApi, isFailure, unwrap, type ApiResult } from './client';
 import { clearSession, getAuth, setAuth, setUser } from './session';
 
 /**
@@ -10,7 +17,7 @@ import { clearSession, getAuth, setAuth, setUser } from './session';
  */
 
 export function login(input: LoginRequest): Promise<ApiResult<LoginReply>> {
-  return api.post<LoginReply>('/api/auth/login', input).then((reply) => {
+  return checkedApi.post(loginReplySchema, '/api/auth/login', input).then((reply) => {
     if (!isFailure(reply)) {
       setAuth(reply.data.tokens);
       setUser(reply.data.user);
@@ -20,21 +27,24 @@ export function login(input: LoginRequest): Promise<ApiResult<LoginReply>> {
 }
 
 export function register(input: RegisterRequest): Promise<ApiResult<MessageReply>> {
-  return api.post<MessageReply>('/api/auth/register', input);
+  return checkedApi.post(messageReplySchema, '/api/auth/register', input);
 }
 
 /** Revokes the refresh token (best effort: the local session is removed either way). */
 export async function logout(): Promise<void> {
   const auth = getAuth();
   try {
-    if (auth) await api.post<MessageReply>('/api/auth/logout', { refreshToken: auth.refreshToken });
+    if (auth)
+      await checkedApi.post(messageReplySchema, '/api/auth/logout', {
+        refreshToken: auth.refreshToken,
+      });
   } finally {
     clearSession();
   }
 }
 
 export function fetchProfile(signal?: AbortSignal): Promise<ApiResult<ProfileReply>> {
-  return api.get<ProfileReply>('/api/auth/profile', signal);
+  return checkedApi.get(profileReplySchema, '/api/auth/profile', signal);
 }
 
 /** Signs in; the caller navigates on success and shows `failureText` on failure. */

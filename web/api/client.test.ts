@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api, apiRequest, failureText, isFailure, refreshTokens } from './client';
+import { z } from 'zod';
+import { api, apiRequest, checkedApi, failureText, isFailure, refreshTokens } from './client';
 import { getAuth, setAuth, setUser } from './session';
 
 /**
@@ -127,5 +128,27 @@ describe('api client', () => {
     expect(await api.get('/api/x')).toEqual({ success: false, error: 'Failed to fetch' });
     globalThis.fetch = (() => Promise.reject(new Error(''))) as typeof fetch;
     expect(await api.get('/api/x')).toEqual({ success: false, error: 'Unknown error' });
+  });
+
+  it('parses replies with their schema: a match is typed data, a mismatch a failure', async () => {
+    setAuth({ accessToken: 'good-1', refreshToken: 'r-1' });
+    fakeServer();
+    const pathReply = z.object({ success: z.literal(true), data: z.object({ path: z.string() }) });
+    const ok = await checkedApi.get(pathReply, '/api/things');
+    expect(ok).toEqual({ success: true, data: { path: '/api/things' } });
+
+    const countReply = z.object({
+      success: z.literal(true),
+      data: z.object({ count: z.number() }),
+    });
+    const wrong = await checkedApi.get(countReply, '/api/things?x=1');
+    expect(isFailure(wrong) && wrong.error).toBe('Invalid reply');
+    expect(isFailure(wrong) && failureText(wrong)).toMatch(
+      /^The server's reply to \/api\/things was not what this page expects \(at data\.count\)/,
+    );
+
+    // A server failure stays the server's failure (its message), not a schema complaint.
+    const conflict = await checkedApi.post(countReply, '/api/conflict');
+    expect(isFailure(conflict) && failureText(conflict)).toBe('Already there');
   });
 });

@@ -1,4 +1,5 @@
-import type { RefreshReply } from '../../common/auth';
+import type { z } from 'zod';
+import { refreshReplySchema } from '../../common/auth';
 import { clearSession, getAuth, setAuth } from './session';
 
 /**
@@ -7,7 +8,9 @@ import { clearSession, getAuth, setAuth } from './session';
  * - a 401 triggers one token refresh and one retry; a failed refresh clears the stored session;
  * - a non-ok reply becomes `{success:false, error:'HTTP error! status: {code}', message: <server text>}`;
  * - a network error becomes `{success:false, error: <its message> | 'Unknown error'}`.
- * On success it returns the server's JSON reply as is (the common/ reply types).
+ * On success `checkedApi` returns the reply parsed by its schema from common/ (a reply that does
+ * not match is a failure, never a cast); `api` returns the JSON as is, for replies that have no
+ * schema in common/.
  */
 export interface ApiFailure {
   success: false;
@@ -78,12 +81,12 @@ export function refreshTokens(staleAccessToken?: string): Promise<boolean> {
         clearSession();
         return false;
       }
-      const reply = (await res.json()) as RefreshReply;
+      const reply = refreshReplySchema.safeParse(await res.json());
       if (!reply.success) {
         clearSession();
         return false;
       }
-      setAuth(reply.data.tokens);
+      setAuth(reply.data.data.tokens);
       return true;
     } catch {
       return false;
@@ -158,6 +161,47 @@ export async function apiRequest<T>(
     };
   }
 }
+
+/** A reply that does not match its schema: a failure the screen shows, not a crash later. */
+function invalidReply(path: string, error: z.ZodError): ApiFailure {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` (at ${issue.path.map(String).join('.')})` : '';
+  return {
+    success: false,
+    error: 'Invalid reply',
+    message:
+      `The server's reply to ${path.split('?')[0]} was not what this page expects${where}. ` +
+      'Reload the page; the application may have been updated.',
+  };
+}
+
+/** apiRequest with the reply parsed by `schema` (from common/). */
+export async function apiCall<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResult<z.output<S>>> {
+  const reply = await apiRequest<unknown>(path, options);
+  if (isFailure(reply)) return reply;
+  const parsed = schema.safeParse(reply);
+  return parsed.success ? parsed.data : invalidReply(path, parsed.error);
+}
+
+/** The calls of `api` with each reply checked by its schema from common/. */
+export const checkedApi = {
+  get: <S extends z.ZodType>(schema: S, path: string, signal?: AbortSignal) =>
+    apiCall(schema, path, { signal }),
+  post: <S extends z.ZodType>(schema: S, path: string, body?: unknown) =>
+    apiCall(schema, path, { method: 'POST', body: body ?? {} }),
+  put: <S extends z.ZodType>(schema: S, path: string, body?: unknown) =>
+    apiCall(schema, path, { method: 'PUT', body: body ?? {} }),
+  patch: <S extends z.ZodType>(schema: S, path: string, body?: unknown) =>
+    apiCall(schema, path, { method: 'PATCH', body: body ?? {} }),
+  delete: <S extends z.ZodType>(schema: S, path: string) =>
+    apiCall(schema, path, { method: 'DELETE' }),
+  upload: <S extends z.ZodType>(schema: S, path: string, formData: FormData) =>
+    apiCall(schema, path, { method: 'POST', formData }),
+};
 
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => apiRequest<T>(path, { signal }),

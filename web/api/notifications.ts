@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  NotificationItem,
-  NotificationListReply,
-  NotificationReadReply,
+import {
+  notificationListReplySchema,
+  notificationReadReplySchema,
+  type NotificationItem,
 } from '../../common/notifications';
-import { api, unwrap } from './client';
+import { checkedApi, unwrap } from './client';
 
 /**
  * In-app notifications of the signed-in user (account approved, a session waiting for input,
@@ -19,7 +19,7 @@ export function useNotifications(enabled = true) {
   return useQuery({
     queryKey: notificationsKey,
     queryFn: ({ signal }) =>
-      unwrap(api.get<NotificationListReply>('/api/notifications?limit=20', signal)),
+      unwrap(checkedApi.get(notificationListReplySchema, '/api/notifications?limit=20', signal)),
     enabled,
     refetchInterval: NOTIFICATIONS_POLL_MS,
     // A missing or failing endpoint must not hammer the server with retries every 30 s.
@@ -31,7 +31,12 @@ export function useMarkNotificationRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap(api.post<NotificationReadReply>(`/api/notifications/${encodeURIComponent(id)}/read`)),
+      unwrap(
+        checkedApi.post(
+          notificationReadReplySchema,
+          `/api/notifications/${encodeURIComponent(id)}/read`,
+        ),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }
@@ -39,7 +44,8 @@ export function useMarkNotificationRead() {
 export function useMarkAllNotificationsRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(api.post<NotificationReadReply>('/api/notifications/read-all')),
+    mutationFn: () =>
+      unwrap(checkedApi.post(notificationReadReplySchema, '/api/notifications/read-all')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }

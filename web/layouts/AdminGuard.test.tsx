@@ -14,6 +14,7 @@ const user = (role: string) => ({
       role,
       status: 'approved',
       reason: null,
+      suspended: false,
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     },

@@ -22,6 +22,9 @@ const notifications = {
   success: true,
   data: {
     unreadCount: 1,
+    total: 2,
+    limit: 20,
+    offset: 0,
     notifications: [
       {
         id: 'n1',
@@ -101,7 +104,9 @@ describe('AppShell', () => {
   it('lists notifications with the unread count and marks one read when opened', async () => {
     const { calls } = mockFetch({
       'GET /api/notifications': () => ({ json: notifications }),
-      'POST /api/notifications/n1/read': () => ({ json: { success: true } }),
+      'POST /api/notifications/n1/read': () => ({
+        json: { success: true, data: { unreadCount: 0 } },
+      }),
     });
     signIn({ displayName: 'Ada', email: 'ada@example.org' });
     const { router } = renderShell();

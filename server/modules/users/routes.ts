@@ -5,7 +5,7 @@ import {
   updateUserRequestSchema,
   updateUserStatusRequestSchema,
   userReplySchema,
-  userSchema,
+  usersReplySchema,
 } from '../../../common/auth';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
@@ -33,12 +33,7 @@ export function usersRoutes(
     config: { access: 'admin' },
     schema: {
       querystring: listQuery,
-      response: {
-        200: z.object({
-          success: z.literal(true),
-          data: z.object({ users: z.array(userSchema), total: z.number() }),
-        }),
-      },
+      response: { 200: usersReplySchema },
     },
     handler: async (request) => {
       const data = await service.list(request.query.limit, request.query.offset);

@@ -1,18 +1,18 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  AgentTeamsReply,
-  Execution,
-  ExecutionListReply,
-  ExecutionReply,
-  MetricsReply,
-  SessionActionReply,
-  SessionStatus,
-  SessionUpdate,
+import {
+  agentListReplySchema,
+  agentTeamsReplySchema,
+  executionListReplySchema,
+  executionReplySchema,
+  metricsReplySchema,
+  sessionActionReplySchema,
+  type Execution,
+  type ExecutionListReply,
+  type SessionStatus,
+  type SessionUpdate,
 } from '../../../common/agents';
-import type { agentListReplySchema } from '../../../common/agents';
-import type { z } from 'zod';
-import { api, unwrap } from '../client';
+import { checkedApi, unwrap } from '../client';
 import { getTeamSocket, type TeamSocket } from '../ws';
 import { queryString } from './query-string';
 
@@ -49,9 +49,7 @@ export function useAgentRegistry() {
   return useQuery({
     queryKey: agentKeys.registry(),
     queryFn: ({ signal }) =>
-      unwrap(api.get<z.infer<typeof agentListReplySchema>>('/api/v2/agents', signal)).then(
-        (r) => r.agents,
-      ),
+      unwrap(checkedApi.get(agentListReplySchema, '/api/v2/agents', signal)).then((r) => r.agents),
     staleTime: 60_000,
   });
 }
@@ -60,7 +58,8 @@ export function useAgentRegistry() {
 export function useAgentTeams() {
   return useQuery({
     queryKey: agentKeys.teams(),
-    queryFn: ({ signal }) => unwrap(api.get<AgentTeamsReply>('/api/agents/teams', signal)),
+    queryFn: ({ signal }) =>
+      unwrap(checkedApi.get(agentTeamsReplySchema, '/api/agents/teams', signal)),
     staleTime: 60_000,
   });
 }
@@ -75,7 +74,13 @@ export function useExecutions(params: ExecutionListParams = {}, enabled = true) 
   return useQuery({
     queryKey: agentKeys.executionList(query),
     queryFn: ({ signal }) =>
-      unwrap(api.get<ExecutionListReply>(`/api/v2/agents/executions${queryString(query)}`, signal)),
+      unwrap(
+        checkedApi.get(
+          executionListReplySchema,
+          `/api/v2/agents/executions${queryString(query)}`,
+          signal,
+        ),
+      ),
     enabled,
     refetchInterval: (q) => (q.state.data?.executions.some(isLive) ? LIVE_LIST_REFRESH_MS : false),
   });
@@ -86,7 +91,9 @@ export function useAgentMetrics() {
   return useQuery({
     queryKey: agentKeys.metrics(),
     queryFn: ({ signal }) =>
-      unwrap(api.get<MetricsReply>('/api/v2/agents/metrics', signal)).then((r) => r.metrics),
+      unwrap(checkedApi.get(metricsReplySchema, '/api/v2/agents/metrics', signal)).then(
+        (r) => r.metrics,
+      ),
   });
 }
 
@@ -168,7 +175,8 @@ export function useSessionControl() {
   return useMutation({
     mutationFn: ({ sessionId, action }: { sessionId: string; action: SessionControl }) =>
       unwrap(
-        api.post<SessionActionReply>(
+        checkedApi.post(
+          sessionActionReplySchema,
           `/api/agents/sessions/${encodeURIComponent(sessionId)}/${action}`,
         ),
       ),
@@ -188,12 +196,16 @@ export function useRestartSession() {
       projectId?: string | null;
     }) =>
       unwrap(
-        api.post<ExecutionReply>(`/api/v2/agents/${encodeURIComponent(args.agentId)}/execute`, {
-          input: args.input,
-          configuration: args.configuration,
-          sessionId: args.sessionId,
-          ...(args.projectId ? { projectId: args.projectId } : {}),
-        }),
+        checkedApi.post(
+          executionReplySchema,
+          `/api/v2/agents/${encodeURIComponent(args.agentId)}/execute`,
+          {
+            input: args.input,
+            configuration: args.configuration,
+            sessionId: args.sessionId,
+            ...(args.projectId ? { projectId: args.projectId } : {}),
+          },
+        ),
       ),
     onSettled: () => client.invalidateQueries({ queryKey: agentKeys.all }),
   });

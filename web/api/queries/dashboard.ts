@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DashboardReply } from '../../../common/dashboard';
-import { api, unwrap } from '../client';
+import { dashboardReplySchema } from '../../../common/dashboard';
+import { checkedApi, unwrap } from '../client';
 
 export const dashboardKeys = { all: ['dashboard'] as const };
 
@@ -9,7 +9,7 @@ export function useDashboard() {
   return useQuery({
     queryKey: dashboardKeys.all,
     queryFn: ({ signal }) =>
-      unwrap(api.get<DashboardReply>('/api/dashboard', signal)).then((r) => r.data),
+      unwrap(checkedApi.get(dashboardReplySchema, '/api/dashboard', signal)).then((r) => r.data),
     // Running sessions change the numbers; refresh now and then while the page is open.
     refetchInterval: 30_000,
   });

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../../common/api';
-import type {
-  CreateDatasetRequest,
-  DatasetDataType,
-  DatasetSource,
-  DatasetListReply,
-  DatasetReply,
+import { messageReplySchema } from '../../../common/api';
+import {
+  datasetListReplySchema,
+  datasetReplySchema,
+  type CreateDatasetRequest,
+  type DatasetDataType,
+  type DatasetSource,
 } from '../../../common/datasets';
-import { api, unwrap } from '../client';
+import { checkedApi, unwrap } from '../client';
 import { dashboardKeys } from './dashboard';
 import { queryString } from './query-string';
 
@@ -32,9 +32,9 @@ export function useDatasets(query: DatasetListParams, enabled = true) {
   return useQuery({
     queryKey: datasetKeys.list(query),
     queryFn: ({ signal }) =>
-      unwrap(api.get<DatasetListReply>(`/api/datasets${queryString(query)}`, signal)).then(
-        (r) => r.data,
-      ),
+      unwrap(
+        checkedApi.get(datasetListReplySchema, `/api/datasets${queryString(query)}`, signal),
+      ).then((r) => r.data),
     placeholderData: (previous) => previous,
     enabled,
   });
@@ -52,7 +52,9 @@ export function useCreateDataset() {
   const invalidate = useInvalidateDatasets();
   return useMutation({
     mutationFn: (input: CreateDatasetRequest) =>
-      unwrap(api.post<DatasetReply>('/api/datasets', input)).then((r) => r.data.dataset),
+      unwrap(checkedApi.post(datasetReplySchema, '/api/datasets', input)).then(
+        (r) => r.data.dataset,
+      ),
     onSuccess: () => invalidate(),
   });
 }
@@ -61,7 +63,7 @@ export function useDeleteDataset() {
   const invalidate = useInvalidateDatasets();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap(api.delete<MessageReply>(`/api/datasets/${encodeURIComponent(id)}`)),
+      unwrap(checkedApi.delete(messageReplySchema, `/api/datasets/${encodeURIComponent(id)}`)),
     onSuccess: () => invalidate(),
   });
 }

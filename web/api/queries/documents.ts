@@ -1,7 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../../common/api';
-import type { DocumentCategory, DocumentListReply, DocumentReply } from '../../../common/documents';
-import { api, unwrap } from '../client';
+import { messageReplySchema } from '../../../common/api';
+import {
+  documentListReplySchema,
+  documentReplySchema,
+  type DocumentCategory,
+} from '../../../common/documents';
+import { checkedApi, unwrap } from '../client';
 import { queryString } from './query-string';
 
 /** GET /api/documents query as the screens send it (common documentListQuerySchema). */
@@ -27,7 +31,8 @@ export function useDocuments(query: DocumentListParams) {
     queryKey: documentKeys.list(query),
     queryFn: ({ signal }) =>
       unwrap(
-        api.get<DocumentListReply>(
+        checkedApi.get(
+          documentListReplySchema,
           // queryString leaves the array out; the server takes the list comma-separated.
           `/api/documents${queryString({ ...query, category: query.categories?.join(',') })}`,
           signal,
@@ -42,9 +47,13 @@ export function useDocument(id: string | undefined) {
   return useQuery({
     queryKey: documentKeys.detail(id ?? ''),
     queryFn: ({ signal }) =>
-      unwrap(api.get<DocumentReply>(`/api/documents/${encodeURIComponent(id ?? '')}`, signal)).then(
-        (r) => r.data.document,
-      ),
+      unwrap(
+        checkedApi.get(
+          documentReplySchema,
+          `/api/documents/${encodeURIComponent(id ?? '')}`,
+          signal,
+        ),
+      ).then((r) => r.data.document),
     enabled: Boolean(id),
   });
 }
@@ -66,7 +75,7 @@ export function useUploadDocument() {
       if (name?.trim()) form.append('name', name.trim());
       if (projectId) form.append('projectId', projectId);
       form.append('file', file, file.name);
-      return unwrap(api.upload<DocumentReply>('/api/documents/upload', form)).then(
+      return unwrap(checkedApi.upload(documentReplySchema, '/api/documents/upload', form)).then(
         (r) => r.data.document,
       );
     },
@@ -81,7 +90,9 @@ export function useDeleteDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap(api.delete<MessageReply>(`/api/documents/${encodeURIComponent(id)}`)).then(() => id),
+      unwrap(
+        checkedApi.delete(messageReplySchema, `/api/documents/${encodeURIComponent(id)}`),
+      ).then(() => id),
     onSuccess: (id) => {
       queryClient.removeQueries({ queryKey: documentKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });

@@ -1,17 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../../common/api';
-import type {
-  AddProjectMemberRequest,
-  CreateProjectRequest,
-  Project,
-  ProjectSort,
-  ProjectStatus,
-  ProjectListReply,
-  ProjectMembersReply,
-  ProjectReply,
-  UpdateProjectRequest,
+import { messageReplySchema } from '../../../common/api';
+import {
+  projectListReplySchema,
+  projectMembersReplySchema,
+  projectReplySchema,
+  type AddProjectMemberRequest,
+  type CreateProjectRequest,
+  type Project,
+  type ProjectSort,
+  type ProjectStatus,
+  type UpdateProjectRequest,
 } from '../../../common/projects';
-import { api, unwrap } from '../client';
+import { checkedApi, unwrap } from '../client';
 import { dashboardKeys } from './dashboard';
 import { queryString } from './query-string';
 
@@ -39,9 +39,9 @@ export function useProjects(query: ProjectListParams) {
   return useQuery({
     queryKey: projectKeys.list(query),
     queryFn: ({ signal }) =>
-      unwrap(api.get<ProjectListReply>(`/api/projects${queryString(query)}`, signal)).then(
-        (r) => r.data,
-      ),
+      unwrap(
+        checkedApi.get(projectListReplySchema, `/api/projects${queryString(query)}`, signal),
+      ).then((r) => r.data),
     // Keep the last page on screen while the next filter or page loads.
     placeholderData: (previous) => previous,
   });
@@ -51,9 +51,9 @@ export function useProject(id: string | undefined) {
   return useQuery({
     queryKey: projectKeys.detail(id ?? ''),
     queryFn: ({ signal }) =>
-      unwrap(api.get<ProjectReply>(`/api/projects/${encodeURIComponent(id ?? '')}`, signal)).then(
-        (r) => r.data.project,
-      ),
+      unwrap(
+        checkedApi.get(projectReplySchema, `/api/projects/${encodeURIComponent(id ?? '')}`, signal),
+      ).then((r) => r.data.project),
     enabled: Boolean(id),
   });
 }
@@ -63,7 +63,8 @@ export function useProjectMembers(id: string | undefined) {
     queryKey: projectKeys.members(id ?? ''),
     queryFn: ({ signal }) =>
       unwrap(
-        api.get<ProjectMembersReply>(
+        checkedApi.get(
+          projectMembersReplySchema,
           `/api/projects/${encodeURIComponent(id ?? '')}/members`,
           signal,
         ),
@@ -86,7 +87,9 @@ export function useCreateProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
     mutationFn: (input: CreateProjectRequest) =>
-      unwrap(api.post<ProjectReply>('/api/projects', input)).then((r) => r.data.project),
+      unwrap(checkedApi.post(projectReplySchema, '/api/projects', input)).then(
+        (r) => r.data.project,
+      ),
     onSuccess: (project) => invalidate(project),
   });
 }
@@ -95,9 +98,9 @@ export function useUpdateProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: UpdateProjectRequest }) =>
-      unwrap(api.put<ProjectReply>(`/api/projects/${encodeURIComponent(id)}`, changes)).then(
-        (r) => r.data.project,
-      ),
+      unwrap(
+        checkedApi.put(projectReplySchema, `/api/projects/${encodeURIComponent(id)}`, changes),
+      ).then((r) => r.data.project),
     onSuccess: (project) => invalidate(project),
   });
 }
@@ -107,7 +110,9 @@ export function useDeleteProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap(api.delete<MessageReply>(`/api/projects/${encodeURIComponent(id)}`)).then(() => id),
+      unwrap(checkedApi.delete(messageReplySchema, `/api/projects/${encodeURIComponent(id)}`)).then(
+        () => id,
+      ),
     onSuccess: (id) => {
       queryClient.removeQueries({ queryKey: projectKeys.detail(id) });
       invalidate();
@@ -120,7 +125,9 @@ export function useToggleFavorite() {
   return useMutation({
     mutationFn: ({ id, favorite }: { id: string; favorite: boolean }) => {
       const path = `/api/projects/${encodeURIComponent(id)}/favorite`;
-      const call = favorite ? api.put<ProjectReply>(path) : api.delete<ProjectReply>(path);
+      const call = favorite
+        ? checkedApi.put(projectReplySchema, path)
+        : checkedApi.delete(projectReplySchema, path);
       return unwrap(call).then((r) => r.data.project);
     },
     onSuccess: (project) => invalidate(project),
@@ -132,7 +139,8 @@ export function useAddProjectMember(projectId: string) {
   return useMutation({
     mutationFn: (input: AddProjectMemberRequest) =>
       unwrap(
-        api.post<ProjectMembersReply>(
+        checkedApi.post(
+          projectMembersReplySchema,
           `/api/projects/${encodeURIComponent(projectId)}/members`,
           input,
         ),
@@ -146,7 +154,8 @@ export function useRemoveProjectMember(projectId: string) {
   return useMutation({
     mutationFn: (userId: string) =>
       unwrap(
-        api.delete<ProjectMembersReply>(
+        checkedApi.delete(
+          projectMembersReplySchema,
           `/api/projects/${encodeURIComponent(projectId)}/members/${encodeURIComponent(userId)}`,
         ),
       ).then((r) => r.data.members),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SessionListReply } from '../../../common/agents';
-import { api, unwrap } from '../client';
+import { sessionListReplySchema } from '../../../common/agents';
+import { checkedApi, unwrap } from '../client';
 import { queryString } from './query-string';
 
 /** The caller's agent sessions (GET /api/agents/sessions), e.g. those of one project. */
@@ -14,7 +14,8 @@ export function useProjectSessions(projectId: string | undefined) {
     queryKey: sessionKeys.byProject(projectId ?? ''),
     queryFn: ({ signal }) =>
       unwrap(
-        api.get<SessionListReply>(
+        checkedApi.get(
+          sessionListReplySchema,
           `/api/agents/sessions${queryString({ projectId, limit: 50 })}`,
           signal,
         ),

@@ -1,17 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageReply } from '../../../common/api';
+import { messageReplySchema } from '../../../common/api';
 import {
   connectionTestReplySchema,
   modelStatusReplySchema,
   serverModelsReplySchema,
+  settingsReplySchema,
   type ConnectionTest,
   type ModelDraft,
   type ModelStatus,
   type ServerModels,
-  type SettingsReply,
   type UpdateSettingsRequest,
 } from '../../../common/settings';
-import { api, unwrap } from '../client';
+import { checkedApi, unwrap } from '../client';
 import { getAuth } from '../session';
 
 /** Per-user settings (GET/PUT /api/settings) and the account security calls. */
@@ -41,9 +41,9 @@ export function useModelStatus(draft?: ModelDraft, options: { enabled?: boolean 
     queryFn: ({ signal }) =>
       unwrap(
         sent
-          ? api.post<unknown>('/api/settings/model-status', sent)
-          : api.get<unknown>('/api/settings/model-status', signal),
-      ).then((r) => modelStatusReplySchema.parse(r).data.status),
+          ? checkedApi.post(modelStatusReplySchema, '/api/settings/model-status', sent)
+          : checkedApi.get(modelStatusReplySchema, '/api/settings/model-status', signal),
+      ).then((r) => r.data.status),
     enabled: options.enabled ?? true,
     staleTime: 30_000,
     placeholderData: (previous) => previous,
@@ -55,8 +55,12 @@ export function useTestConnection() {
   return useMutation<ConnectionTest, Error, ModelDraft | undefined>({
     mutationFn: (draft) =>
       unwrap(
-        api.post<unknown>('/api/settings/test-connection', hasFields(draft) ? draft : {}),
-      ).then((r) => connectionTestReplySchema.parse(r).data.result),
+        checkedApi.post(
+          connectionTestReplySchema,
+          '/api/settings/test-connection',
+          hasFields(draft) ? draft : {},
+        ),
+      ).then((r) => r.data.result),
   });
 }
 
@@ -66,8 +70,8 @@ export function useServerModels(draft: ModelDraft | undefined, enabled: boolean)
   return useQuery<ServerModels>({
     queryKey: modelStatusKeys.serverModels(sent),
     queryFn: () =>
-      unwrap(api.post<unknown>('/api/settings/models', sent ?? {})).then(
-        (r) => serverModelsReplySchema.parse(r).data.result,
+      unwrap(checkedApi.post(serverModelsReplySchema, '/api/settings/models', sent ?? {})).then(
+        (r) => r.data.result,
       ),
     enabled,
     staleTime: 60_000,
@@ -78,7 +82,9 @@ export function useSettings() {
   return useQuery({
     queryKey: settingsKeys.all,
     queryFn: ({ signal }) =>
-      unwrap(api.get<SettingsReply>('/api/settings', signal)).then((r) => r.data.settings),
+      unwrap(checkedApi.get(settingsReplySchema, '/api/settings', signal)).then(
+        (r) => r.data.settings,
+      ),
     // The form holds the edits; a background refetch must not reset it.
     refetchOnWindowFocus: false,
   });
@@ -89,7 +95,7 @@ export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (changes: UpdateSettingsRequest) =>
-      unwrap(api.put<SettingsReply>('/api/settings', changes)),
+      unwrap(checkedApi.put(settingsReplySchema, '/api/settings', changes)),
     onSuccess: (reply) => {
       queryClient.setQueryData(settingsKeys.all, reply.data.settings);
       // The shell reads the saved theme under this key (web/components/ThemeModeProvider).
@@ -109,7 +115,7 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: (input: { currentPassword: string; newPassword: string }) =>
       unwrap(
-        api.post<MessageReply>('/api/auth/change-password', {
+        checkedApi.post(messageReplySchema, '/api/auth/change-password', {
           ...input,
           // The server keeps this session and signs out every other one.
           refreshToken: refreshTokenOrThrow(),
@@ -122,10 +128,9 @@ export function useRevokeOtherSessions() {
   return useMutation({
     mutationFn: () =>
       unwrap(
-        api.post<MessageReply & { data?: { revoked?: number } }>(
-          '/api/auth/sessions/revoke-others',
-          { refreshToken: refreshTokenOrThrow() },
-        ),
+        checkedApi.post(messageReplySchema, '/api/auth/sessions/revoke-others', {
+          refreshToken: refreshTokenOrThrow(),
+        }),
       ),
   });
 }
