@@ -33,15 +33,16 @@ export function finalQuestionsLine(
     if (line.length <= max) return { line, items };
     // Shorten the longest one, down to the next longest at most, so the cuts even out.
     const order = justifications
-      .map((j, i) => i)
+      .map((_, i) => i)
       .sort((a, b) => justifications[b]!.length - justifications[a]!.length);
     const longest = order[0]!;
     const j = justifications[longest]!;
     if (j.length === 0) throw new Error('The final questions do not fit in one log line');
     const second = order.length > 1 ? justifications[order[1]!]!.length : 0;
-    let cut = Math.max(0, j.length - (line.length - max), second);
-    if (cut >= j.length) cut = Math.max(0, j.length - 40);
-    justifications[longest] = cut > 0 ? `${j.slice(0, cut).trimEnd()}…` : '';
+    let target = Math.max(j.length - (line.length - max), second);
+    if (target >= j.length) target = j.length - 40;
+    // The ellipsis counts: the new text is at most `target` long, always shorter than before.
+    justifications[longest] = target > 1 ? `${j.slice(0, target - 1).trimEnd()}…` : '';
   }
 }
 
