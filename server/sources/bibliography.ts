@@ -3,6 +3,7 @@ import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import '@citation-js/plugin-csl';
 import { z } from 'zod';
+import { unwrapRis } from '../../common/teams/literature-citations';
 import { bestLink } from './trusted-hosts';
 import { normaliseArxivId, normaliseDoi, person, plainText, type Person, type Work } from './work';
 
@@ -379,19 +380,4 @@ export function formatBibliography(items: readonly CslItem[], format: Bibliograp
   const cite = new Cite(items, { generateGraph: false });
   if (format === 'bibtex') return cite.format('bibtex', { format: 'text' });
   return unwrapRis(cite.format('ris', { format: 'text' }));
-}
-
-/**
- * citation-js 0.7 writes RIS values hard-wrapped every 70 characters, mid-word, and its own
- * reader (like others) joins continuation lines with a space, so "Stochastic" would come back
- * as "Stochast ic". Our values hold no newlines (whitespace is collapsed on import), so a line
- * that does not start with a tag is glued back onto the one before it, as one long line.
- */
-export function unwrapRis(text: string): string {
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (/^[A-Z][A-Z0-9] {2}-( |$)/.test(line) || out.length === 0) out.push(line);
-    else out[out.length - 1] += line;
-  }
-  return out.join('\n');
 }
