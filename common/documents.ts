@@ -68,7 +68,17 @@ export const documentSchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof documentSchema>;
 
-export const documentWithContentSchema = documentSchema.extend({ content: z.string() });
+/**
+ * Largest text (bytes, UTF-8) sent inside the JSON of GET /api/documents/{id}; a larger document
+ * comes with `content: ''` and `contentUrl`, which streams its text.
+ */
+export const DOCUMENT_INLINE_MAX_BYTES = DOCUMENT_CONTENT_MAX_BYTES;
+
+export const documentWithContentSchema = documentSchema.extend({
+  content: z.string(),
+  /** Set when the text is too large for JSON: GET it there (text, streamed); content is ''. */
+  contentUrl: z.string().optional(),
+});
 export type DocumentWithContent = z.infer<typeof documentWithContentSchema>;
 
 const categoryField = z.enum(DOCUMENT_CATEGORIES, {
@@ -185,6 +195,7 @@ export type DocumentReply = z.infer<typeof documentReplySchema>;
  * POST   /api/documents               createDocumentRequestSchema -> 201 documentReplySchema
  * POST   /api/documents/upload        multipart (see uploadDocumentFieldsSchema) -> 201 documentReplySchema
  * GET    /api/documents/{id}          -> documentReplySchema (with content)
+ * GET    /api/documents/{id}/content  -> the text, streamed (text/plain; named by contentUrl)
  * GET    /api/documents/{id}/download -> the file as uploaded, a PDF too (Content-Disposition attachment)
  * PUT    /api/documents/{id}          updateDocumentRequestSchema -> documentReplySchema
  * DELETE /api/documents/{id}          -> messageReplySchema

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { idParamSchema, messageReplySchema } from '../../../common/api';
@@ -157,6 +158,32 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
       success: true as const,
       data: { document: await service.get(currentUser(request), request.params.id) },
     }),
+  });
+
+  // The text of a document, streamed: what the viewer reads when a document is too large to be
+  // sent inside GET /api/documents/{id} (its reply names this address as contentUrl).
+  app.get('/api/documents/:id/content', {
+    config: user,
+    schema: { params: idParamSchema },
+    handler: async (request, reply) => {
+      const text = await service.text(currentUser(request), request.params.id);
+      // The first piece is read before the reply starts, so a failure there is a normal error
+      // reply; a failure later can only cut the stream.
+      const pieces = text.chunks[Symbol.asyncIterator]();
+      const first = await pieces.next();
+      async function* all() {
+        if (first.done) return;
+        yield first.value;
+        for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
+          yield next.value;
+        }
+      }
+      return reply
+        .header('Content-Type', 'text/plain; charset=utf-8')
+        .header('Content-Length', String(text.bytes))
+        .header('Cache-Control', 'no-store')
+        .send(Readable.from(all()));
+    },
   });
 
   app.get('/api/documents/:id/download', {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   DOCUMENT_CONTENT_MAX_BYTES,
+  DOCUMENT_INLINE_MAX_BYTES,
   utf8Length,
   type DocumentCategory,
   type DocumentFormat,
@@ -92,6 +93,7 @@ export async function saveSessionDocument(
 ): Promise<DocumentWithContent> {
   const store = createDocumentsStore(deps.db);
   const size = checkSize(input.content, DOCUMENT_CONTENT_MAX_BYTES);
+  await store.checkQuota(input.ownerId, size);
   const projectId =
     input.projectId && (await store.projectExists(input.projectId)) ? input.projectId : null;
   const id = await store.insert({
@@ -164,6 +166,8 @@ export function createDocumentsService(deps: {
     const textSize = checkSize(input.content, limit);
     const size = input.file ? input.file.length : textSize;
     if (!input.file) checkContentFormat(input.format, input.content);
+    // The quota counts what is stored: the text, and the file when one is kept (a PDF).
+    await store.checkQuota(user.id, textSize + (input.file?.length ?? 0));
     const id = await store.insert({
       ownerId: user.id,
       projectId: input.projectId ?? null,
@@ -187,9 +191,13 @@ export function createDocumentsService(deps: {
     if (projectId) await checkProject(user, projectId);
   }
 
+  /** The document; a text over DOCUMENT_INLINE_MAX_BYTES is left out and named by contentUrl. */
   async function get(user: AuthUser, id: string): Promise<DocumentWithContent> {
-    const record = await load(user, id);
-    return withContent(record, canEditRecord(user, record));
+    const record = await store.findForView(id, visibleTo(user));
+    if (!record) throw notFound('Document');
+    const document = withContent(record, canEditRecord(user, record));
+    if (record.row.contentBytes <= DOCUMENT_INLINE_MAX_BYTES) return document;
+    return { ...document, content: '', contentUrl: `/api/documents/${id}/content` };
   }
 
   return {
@@ -212,6 +220,16 @@ export function createDocumentsService(deps: {
     },
 
     get,
+
+    /** The text of a document as a stream of pieces (GET /api/documents/{id}/content). */
+    async text(user: AuthUser, id: string) {
+      const record = await store.findForView(id, visibleTo(user));
+      if (!record) throw notFound('Document');
+      return {
+        bytes: record.row.contentBytes,
+        chunks: store.contentChunks(id, record.row.updatedAt),
+      };
+    },
 
     /** Checked before an upload's file is read (a PDF's text extraction costs time). */
     checkCanAdd,
@@ -257,6 +275,8 @@ export function createDocumentsService(deps: {
         }
         patch.sizeBytes = checkSize(input.content, DOCUMENT_CONTENT_MAX_BYTES);
         checkContentFormat(record.row.format, input.content);
+        // Counted against the document's owner (a project owner may edit others' documents).
+        await store.checkQuota(record.row.ownerId, patch.sizeBytes, utf8Length(record.row.content));
         patch.content = input.content;
       }
       await store.update(id, patch);

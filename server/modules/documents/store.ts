@@ -1,7 +1,9 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import type { DocumentCategory } from '../../../common/documents';
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { DOCUMENT_INLINE_MAX_BYTES, type DocumentCategory } from '../../../common/documents';
 import type { Database } from '../../db/connect';
 import { documents, projects, type DocumentRow } from '../../db/schema';
+import { conflict } from '../../platform/errors';
+import { assertStorageQuota } from '../../platform/storage-quota';
 import { containsPattern, memberProjectIds } from '../projects/visibility';
 
 export type NewDocumentRow = typeof documents.$inferInsert;
@@ -50,6 +52,15 @@ export type DocumentSummaryRow = Omit<DocumentRow, 'content' | 'fileData'>;
 /** A document with its text; the stored file (a PDF's bytes) is read only for a download. */
 export type DocumentContentRow = Omit<DocumentRow, 'fileData'>;
 const contentColumns = { ...summaryColumns, content: documents.content };
+
+/** A document to show: its text only when it is small enough to go inside a JSON reply. */
+export type DocumentViewRow = DocumentContentRow & {
+  /** Bytes of the stored text; when over DOCUMENT_INLINE_MAX_BYTES, `content` is ''. */
+  contentBytes: number;
+};
+
+/** Characters read from the database per step while streaming a document's text. */
+export const CONTENT_CHUNK_CHARS = 256 * 1024;
 
 export function createDocumentsStore(db: Database) {
   /** Own documents, and documents of projects the user owns or is a member of. */
@@ -120,6 +131,62 @@ export function createDocumentsStore(db: Database) {
         .where(and(eq(documents.id, id), visibleTo ? visibleCondition(visibleTo) : undefined))
         .limit(1);
       return record;
+    },
+
+    /**
+     * Like find, but the text comes along only when it is at most DOCUMENT_INLINE_MAX_BYTES:
+     * a large document is never read whole into memory to be shown.
+     */
+    async findForView(
+      id: string,
+      visibleTo: string | undefined,
+    ): Promise<DocumentRecord<DocumentViewRow> | undefined> {
+      const [record] = await db
+        .select({
+          row: {
+            ...summaryColumns,
+            contentBytes: sql<number>`octet_length(${documents.content})`.mapWith(Number),
+            content: sql<string>`case when octet_length(${documents.content}) <= ${DOCUMENT_INLINE_MAX_BYTES} then ${documents.content} else '' end`,
+          },
+          projectTitle: projects.title,
+          projectOwnerId: projects.ownerId,
+        })
+        .from(documents)
+        .leftJoin(projects, eq(projects.id, documents.projectId))
+        .where(and(eq(documents.id, id), visibleTo ? visibleCondition(visibleTo) : undefined))
+        .limit(1);
+      return record;
+    },
+
+    /**
+     * The document's text in pieces of CONTENT_CHUNK_CHARS characters, one query each, so that
+     * a large document goes to the client without being held in memory. Stops with an error if
+     * the document is changed or deleted while it is read (the pieces would not fit together).
+     */
+    async *contentChunks(id: string, version: Date): AsyncGenerator<string> {
+      for (let start = 1; ; start += CONTENT_CHUNK_CHARS) {
+        const [row] = await db
+          .select({
+            piece: sql<string>`substr(${documents.content}, ${start}, ${CONTENT_CHUNK_CHARS})`,
+          })
+          .from(documents)
+          // The Date has milliseconds, the column microseconds: compare at the Date's precision.
+          .where(
+            and(
+              eq(documents.id, id),
+              sql`date_trunc('milliseconds', ${documents.updatedAt}) = ${version}`,
+            ),
+          )
+          .limit(1);
+        if (!row) throw conflict('The document changed while it was being read; open it again');
+        if (row.piece.length > 0) yield row.piece;
+        if (row.piece.length < CONTENT_CHUNK_CHARS) return;
+      }
+    },
+
+    /** 413 when storing `addBytes` (in place of `freeBytes`) would take the owner over quota. */
+    checkQuota(ownerId: string, addBytes: number, freeBytes = 0): Promise<void> {
+      return assertStorageQuota(db, ownerId, addBytes, freeBytes);
     },
 
     /** The stored file of a non-text document (a PDF), or null. */

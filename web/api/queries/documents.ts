@@ -5,7 +5,8 @@ import {
   documentReplySchema,
   type DocumentCategory,
 } from '../../../common/documents';
-import { checkedApi, unwrap } from '../client';
+import { checkedApi, refreshTokens, unwrap } from '../client';
+import { getAuth } from '../session';
 import { queryString } from './query-string';
 
 /** GET /api/documents query as the screens send it (common documentListQuerySchema). */
@@ -53,9 +54,29 @@ export function useDocument(id: string | undefined) {
           `/api/documents/${encodeURIComponent(id ?? '')}`,
           signal,
         ),
-      ).then((r) => r.data.document),
+      ).then(async (r) => {
+        const document = r.data.document;
+        // A large document's text is not inside the JSON: it is streamed from contentUrl.
+        if (!document.contentUrl) return document;
+        return { ...document, content: await fetchText(document.contentUrl, signal) };
+      }),
     enabled: Boolean(id),
   });
+}
+
+/** GET of a text the API streams (bearer token; one refresh and retry on 401, as the client). */
+async function fetchText(path: string, signal: AbortSignal): Promise<string> {
+  const get = () => {
+    const auth = getAuth();
+    return fetch(path, {
+      signal,
+      headers: auth ? { Authorization: `Bearer ${auth.accessToken}` } : {},
+    });
+  };
+  let res = await get();
+  if (res.status === 401 && (await refreshTokens())) res = await get();
+  if (!res.ok) throw new Error(`Could not read the document's text (HTTP ${res.status})`);
+  return res.text();
 }
 
 export interface UploadDocumentInput {
