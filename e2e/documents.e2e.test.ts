@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import { makePdf } from '../test/fixtures/literature-sources/pdf';
 import { approvedUser, call, expectAxeClean, openPage, shot, VIEWPORTS } from './web-pages.helpers';
 
 /**
  * Documentation (platform.md §2) against the real server: a helpful empty state (no samples), a
  * Markdown upload whose viewer renders KaTeX math, tabs and category chips that really filter,
- * search over name and project, download and delete; axe-clean at phone and desktop width.
+ * search over name and project, download and delete; PDF upload (text extracted on the server,
+ * shown in the viewer and found by search; a fake PDF refused); the table fits a 1440 px window;
+ * axe-clean at phone and desktop width.
  */
 
 const USER = {
@@ -228,5 +231,117 @@ describe('Documentation', () => {
     await shot(page, 'documents-viewer-phone');
     await expectAxeClean(page, 'document viewer (phone)');
     await page.context().close();
+  });
+
+  it('fits the table into 1200 and 1440 px windows: every column and action visible', async () => {
+    const t = await token();
+    const project = await call<{ data: { project: { id: string } } }>(
+      server.baseUrl,
+      'POST',
+      '/api/projects',
+      {
+        token: t,
+        body: {
+          title: 'Heterogeneous agent models of household consumption and wealth inequality',
+          researchArea: 'Macroeconomics',
+        },
+      },
+    );
+    const r = await call(server.baseUrl, 'POST', '/api/documents', {
+      token: t,
+      body: {
+        name: 'Validation report for the HANK calibration against the Survey of Consumer Finances 2019',
+        category: 'validation_report',
+        format: 'md',
+        content: '# Validation',
+        projectId: project.body.data.project.id,
+        validated: true,
+        reproducible: true,
+      },
+    });
+    expect(r.status).toBe(201);
+    // 1200 px is the narrowest window that gets the table (below it, one entry per document).
+    for (const width of [1200, 1440]) {
+      const page = await open('/app/documentation', width, 900);
+      const table = page.getByTestId('documents-table');
+      await table.getByText(/^Validation report for the HANK/).waitFor();
+      // Nothing scrolls sideways: the table is as wide as its box.
+      const overflow = await table.evaluate((el) => {
+        const box = el.parentElement as HTMLElement;
+        return { scroll: box.scrollWidth, client: box.clientWidth };
+      });
+      expect(overflow.scroll, `${width} px`).toBeLessThanOrEqual(overflow.client);
+      // The Actions column and its last button are inside the window.
+      const del = page.getByRole('button', { name: /^Delete Validation report for the HANK/ });
+      const box = await del.boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      const header = await table.getByRole('columnheader', { name: 'Actions' }).boundingBox();
+      expect((header?.x ?? 0) + (header?.width ?? 0)).toBeLessThanOrEqual(width);
+      await expectAxeClean(page, `documents table at ${width} px`);
+      await shot(page, `documents-table-${width}`);
+      await page.context().close();
+    }
+  });
+
+  it('uploads a PDF: its text in the viewer and in search, the file on download', async () => {
+    for (const vp of VIEWPORTS) {
+      const word = vp.name === 'phone' ? 'monopsony' : 'oligopsony';
+      const pdf = Buffer.from(
+        makePdf({
+          pages: [
+            [`Labour market ${word} in rural counties`, 'Section 1: data from the QCEW.'],
+            ['Section 2: the wage elasticity of labour supply.'],
+          ],
+        }),
+      );
+      const name = `${word}-paper.pdf`;
+      const page = await open('/app/documentation', vp.width, vp.height);
+      await page.getByRole('button', { name: 'Upload document' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Upload a document' });
+      const input = dialog.getByTestId('document-file-input');
+
+      // A file named .pdf that is not one: the server says so, in a sentence.
+      await input.setInputFiles({
+        name: 'renamed.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('# Notes, renamed to .pdf\n'),
+      });
+      await dialog.getByRole('button', { name: 'Upload' }).click();
+      await dialog
+        .getByText(/^This is not a PDF \(it does not begin with a PDF header\)/)
+        .waitFor();
+
+      await input.setInputFiles({ name, mimeType: 'application/pdf', buffer: pdf });
+      await dialog.getByRole('button', { name: 'Upload' }).click();
+      const viewer = page.getByRole('dialog', { name });
+      const content = viewer.getByTestId('document-content');
+      await content
+        .getByText(`Labour market ${word} in rural counties`, { exact: false })
+        .waitFor();
+      expect(await content.textContent()).toContain('the wage elasticity of labour supply.');
+      await viewer.getByTestId('pdf-text-note').waitFor();
+      await expectAxeClean(page, `PDF viewer (${vp.name})`);
+      await shot(page, `documents-pdf-viewer-${vp.name}`);
+
+      // The file comes back as uploaded.
+      const download = page.waitForEvent('download');
+      await viewer.getByRole('button', { name: 'Download' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe(name);
+      const { readFile } = await import('node:fs/promises');
+      expect(Buffer.compare(await readFile(await file.path()), pdf)).toBe(0);
+      await viewer.getByRole('button', { name: 'Close' }).click();
+      await viewer.waitFor({ state: 'detached' });
+
+      // Search finds it by a word in its text.
+      await page.getByRole('searchbox', { name: 'Search documents' }).fill('elasticity of labour');
+      const list = page.getByTestId('documents-table');
+      await list.getByText(name).waitFor();
+      await page.getByRole('searchbox', { name: 'Search documents' }).fill(word);
+      await list.getByText(name).waitFor();
+      await expectAxeClean(page, `documents searched by PDF text (${vp.name})`);
+      await page.context().close();
+    }
   });
 });

@@ -44,7 +44,8 @@ const PAGE_SIZE = 25;
 
 /**
  * Documentation (platform.md §2): the caller's documents, grouped by tab, filtered by category
- * chips and a search over name and project; ?doc=<id> opens the viewer.
+ * chips and a search over name, project and text (a PDF's extracted text too); ?doc=<id> opens
+ * the viewer.
  */
 export default function DocumentationPage() {
   const [params, setParams] = useSearchParams();
@@ -161,7 +162,7 @@ export default function DocumentationPage() {
             setSearch(e.target.value);
             setPage(1);
           }}
-          helperText="Searches document names and project titles"
+          helperText="Searches names, project titles and the documents' text"
           sx={{ mb: 1.5, maxWidth: { md: 520 } }}
         />
         <Stack

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import type { DocumentFormat } from '../../../../common/documents';
@@ -17,8 +18,23 @@ function prettyJson(text: string): string {
   }
 }
 
-/** A document's content by format: Markdown (with KaTeX math) rendered, the rest as text. */
+/**
+ * A document's content by format: Markdown (with KaTeX math) rendered, a PDF's extracted text
+ * (labelled as such: the layout, figures and formulas are in the file), the rest as text.
+ */
 export function DocumentContent({ format, content }: { format: DocumentFormat; content: string }) {
+  if (format === 'pdf') {
+    return (
+      <>
+        <Alert severity="info" sx={{ mb: 1.5 }} data-testid="pdf-text-note">
+          {content.trim()
+            ? 'The text extracted from this PDF. Download the file for its layout, figures and formulas.'
+            : 'No text could be extracted from this PDF (it may be a scan). Download it to read it.'}
+        </Alert>
+        {content.trim() && <TextBlock text={content} wrap />}
+      </>
+    );
+  }
   if (format === 'md') {
     return (
       <Suspense
@@ -29,6 +45,10 @@ export function DocumentContent({ format, content }: { format: DocumentFormat; c
     );
   }
   const text = format === 'json' ? prettyJson(content) : content;
+  return <TextBlock text={text} wrap={format !== 'csv'} />;
+}
+
+function TextBlock({ text, wrap }: { text: string; wrap: boolean }) {
   return (
     <Box
       component="pre"
@@ -43,7 +63,7 @@ export function DocumentContent({ format, content }: { format: DocumentFormat; c
         maxHeight: '70vh',
         fontSize: '0.85rem',
         fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-        whiteSpace: format === 'csv' ? 'pre' : 'pre-wrap',
+        whiteSpace: wrap ? 'pre-wrap' : 'pre',
         overflowWrap: 'anywhere',
       }}
     >

@@ -14,18 +14,27 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
-import RemoveIcon from '@mui/icons-material/Remove';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import { DOCUMENT_CATEGORY_LABELS, type DocumentSummary } from '../../../../common/documents';
 import { formatBytes, formatDate } from '../shared/format';
 
-function YesNo({ value, label }: { value: boolean; label: string }) {
-  return value ? (
-    <CheckCircleOutlinedIcon fontSize="small" color="success" titleAccess={`${label}: yes`} />
-  ) : (
-    <RemoveIcon fontSize="small" color="disabled" titleAccess={`${label}: no`} />
+/** Validated and reproducible, named when true; 'None' when neither. */
+function Checks({ d }: { d: DocumentSummary }) {
+  if (!d.validated && !d.reproducible) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        None
+      </Typography>
+    );
+  }
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      {d.validated && <Chip size="small" variant="outlined" color="success" label="Validated" />}
+      {d.reproducible && (
+        <Chip size="small" variant="outlined" color="success" label="Reproducible" />
+      )}
+    </Stack>
   );
 }
 
@@ -42,7 +51,8 @@ export function DocumentsTable({
   onDelete: (d: DocumentSummary) => void;
 }) {
   const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  // Below lg the content column (next to the navigation drawer) is too narrow for eight columns.
+  const compact = useMediaQuery(theme.breakpoints.down('lg'));
   const actions = (d: DocumentSummary) => (
     <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
       <Tooltip title="Download">
@@ -70,8 +80,8 @@ export function DocumentsTable({
       {d.name}
     </Link>
   );
-  if (phone) {
-    // A phone has no room for nine columns: one entry per document instead.
+  if (compact) {
+    // A phone or a narrow window has no room for the columns: one entry per document instead.
     return (
       <List disablePadding aria-label="Documents" data-testid="documents-table">
         {documents.map((d) => (
@@ -108,7 +118,17 @@ export function DocumentsTable({
   }
   return (
     <TableContainer>
-      <Table size="small" aria-label="Documents" data-testid="documents-table">
+      <Table
+        size="small"
+        aria-label="Documents"
+        data-testid="documents-table"
+        // Eight columns next to the navigation drawer from 1200 px up: narrower gutters.
+        sx={{
+          '& .MuiTableCell-root': { px: 1 },
+          '& .MuiTableCell-root:first-of-type': { pl: 2 },
+          '& .MuiTableCell-root:last-of-type': { pr: 2 },
+        }}
+      >
         <TableHead>
           <TableRow>
             <TableCell>Name</TableCell>
@@ -117,15 +137,14 @@ export function DocumentsTable({
             <TableCell>Format</TableCell>
             <TableCell align="right">Size</TableCell>
             <TableCell>Created</TableCell>
-            <TableCell align="center">Validated</TableCell>
-            <TableCell align="center">Reproducible</TableCell>
+            <TableCell>Checks</TableCell>
             <TableCell align="right">Actions</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {documents.map((d) => (
             <TableRow key={d.id} hover>
-              <TableCell sx={{ minWidth: 200, maxWidth: 360 }}>
+              <TableCell sx={{ minWidth: 150, overflowWrap: 'anywhere' }}>
                 {nameLink(d)}
                 {d.origin === 'session' && (
                   <Typography variant="caption" color="text.secondary" component="div">
@@ -133,24 +152,17 @@ export function DocumentsTable({
                   </Typography>
                 )}
               </TableCell>
-              <TableCell>
-                <Chip
-                  size="small"
-                  variant="outlined"
-                  label={DOCUMENT_CATEGORY_LABELS[d.category]}
-                />
+              <TableCell sx={{ minWidth: 96 }}>{DOCUMENT_CATEGORY_LABELS[d.category]}</TableCell>
+              <TableCell sx={{ minWidth: 100, overflowWrap: 'break-word' }}>
+                {d.project ?? '—'}
               </TableCell>
-              <TableCell sx={{ minWidth: 160 }}>{d.project ?? '—'}</TableCell>
               <TableCell>{d.format.toUpperCase()}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {formatBytes(d.size)}
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(d.created)}</TableCell>
-              <TableCell align="center">
-                <YesNo value={d.validated} label="Validated" />
-              </TableCell>
-              <TableCell align="center">
-                <YesNo value={d.reproducible} label="Reproducible" />
+              <TableCell>
+                <Checks d={d} />
               </TableCell>
               <TableCell align="right">{actions(d)}</TableCell>
             </TableRow>

@@ -22,13 +22,26 @@ import { useUploadDocument } from '../../../api/queries/documents';
 import { useProjects } from '../../../api/queries/projects';
 import { formatBytes } from '../shared/format';
 
+/**
+ * The server names the field first ("file: this is not a PDF ..."); in the dialog, which holds
+ * one file, a sentence reads better.
+ */
+export function uploadErrorText(message: string): string {
+  const rest = message.replace(/^file:\s*/i, '');
+  const text = rest.charAt(0).toUpperCase() + rest.slice(1);
+  return /[.!?)]$/.test(text) ? text : `${text}.`;
+}
+
 /** True when the file name ends with one of the accepted extensions. */
 export function acceptedFile(name: string): boolean {
   const lower = name.toLowerCase();
   return DOCUMENT_UPLOAD_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-/** Upload a text document (.md .txt .json .csv .tex .bib) into a category and, optionally, a project. */
+/**
+ * Upload a document (.md .txt .json .csv .tex .bib, or a PDF whose text the server extracts) into
+ * a category and, optionally, a project.
+ */
 export function UploadDocumentDialog({
   open,
   defaultCategory,
@@ -88,7 +101,9 @@ export function UploadDocumentDialog({
       <DialogTitle id={titleId}>Upload a document</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          {upload.isError && <Alert severity="error">{upload.error.message}</Alert>}
+          {upload.isError && (
+            <Alert severity="error">{uploadErrorText(upload.error.message)}</Alert>
+          )}
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
             <Button
               variant="outlined"
@@ -121,7 +136,7 @@ export function UploadDocumentDialog({
           </Stack>
           <Typography variant="caption" color="text.secondary">
             Accepted: {DOCUMENT_UPLOAD_EXTENSIONS.join(' ')}. Markdown may contain math between $…$
-            or $$…$$.
+            or $$…$$. A PDF&apos;s text is extracted so you can search and read it here.
           </Typography>
           <TextField
             select
