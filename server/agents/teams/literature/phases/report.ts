@@ -122,7 +122,7 @@ export const reportPhase = literature.phase('report', {
       `_Verification: every citation was checked by code against the ${papers.length} works ` +
       `retrieved in this session (${verified.citationsChecked} checked, ${removed} removed); ` +
       `${claims.checked} cited sentences were checked against the cited abstracts and ` +
-      `${claims.flagged.length} are flagged above._`;
+      `${claims.flagged.length} ${claims.flagged.length === 1 ? 'is' : 'are'} flagged above._`;
     const finalReport = `${claims.markdown.trimEnd()}\n\n${verified.referencesMarkdown}\n${note}\n`;
     return {
       finalReport,
