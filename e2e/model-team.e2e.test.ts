@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { canonicalModel } from '../server/engines/models/library';
+import { asProposal } from '../server/agents/teams/model/prompts';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
+
+/**
+ * The Model Team screen (agent-teams.md §2 Model Team screen, §4 Model, §5) against the real
+ * server and the scripted model server: the focus validation, a three-equation NK session
+ * through the three checkpoints (the adapted framework, the equations rendered with KaTeX and
+ * the engine's checks, the calibration tables and charts), feedback at checkpoint 3 that sets a
+ * parameter and re-computes the results, completion with the saved documents, and the Markdown
+ * download.
+ */
+
+const USER = {
+  email: 'mona.model@e2e.example',
+  password: 'mona-password-1',
+  displayName: 'Mona Model',
+};
+
+let server: RunningServer;
+let llm: ScriptedLlmServer;
+let browser: Browser;
+let mona: Session;
+
+beforeAll(async () => {
+  llm = await startScriptedLlmServer();
+  server = await startServer({
+    env: {
+      LLM_PROVIDER: 'openai-compatible',
+      OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'scripted-model',
+    },
+  });
+  browser = await launchBrowser();
+  mona = await approvedUser(server, USER);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await llm?.close();
+});
+
+async function open(): Promise<Page> {
+  const page = await openPage(browser, server.baseUrl, mona, '/app/model-team');
+  await page.getByRole('heading', { level: 1, name: 'Model Team' }).waitFor();
+  return page;
+}
+
+async function checkpoint(page: Page, title: string): Promise<void> {
+  await page.getByRole('heading', { name: title }).waitFor({ timeout: 90_000 });
+}
+
+describe('Model Team screen', () => {
+  it('asks for a focus before it calls the server, and is axe-clean', async () => {
+    const page = await open();
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    await page.getByText('Please enter a topical focus for the model').waitFor();
+    for (const name of ['Theory', 'Model', 'Calibration', 'Logs']) {
+      expect(await page.getByRole('tab', { name }).count()).toBe(1);
+    }
+    await expectAxeClean(page, 'model team screen');
+    await page.context().close();
+  });
+
+  it('develops an NK model through the three checkpoints, with feedback that changes a parameter', async () => {
+    llm.reset();
+    llm.scriptPhase('model', 'theory', {
+      json: {
+        framework:
+          '## Adapted framework\n\nA cost channel makes the nominal rate $i_t$ a cost of production.',
+        assumptions: ['Firms borrow to pay wages'],
+        mechanisms: ['Higher rates raise marginal cost'],
+        agents: ['Households', 'Firms', 'Central bank'],
+        markets: ['Goods', 'Labour', 'Bonds'],
+        references: [1, 4],
+      },
+    });
+    // the model keeps the canonical equations (the engine checks them all the same)
+    llm.scriptPhase('model', 'model', {
+      json: {
+        explanation: 'The canonical equations serve this focus.',
+        ...asProposal(canonicalModel('NK')),
+      },
+    });
+    const page = await open();
+    await page.getByRole('combobox', { name: 'Model type' }).click();
+    await page.getByRole('option', { name: 'NK (three-equation New Keynesian)' }).click();
+    await page.getByLabel('Simulation periods').fill('not a number');
+    await page.getByLabel('Topical focus').fill('The cost channel of monetary policy');
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    expect(await page.getByLabel('Simulation periods').inputValue()).toBe('240');
+
+    // Checkpoint 1: the adapted framework
+    await checkpoint(page, 'Checkpoint 1: Theoretical Framework Review');
+    await page.getByRole('tab', { name: 'Theory', selected: true }).waitFor();
+    await page.getByText('A cost channel makes the nominal rate').waitFor();
+    await page.getByText('Adapted by the language model').waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+
+    // Checkpoint 2: the equations in KaTeX and what the engine checked
+    await checkpoint(page, 'Checkpoint 2: Mathematical Model Review');
+    await page.getByRole('tab', { name: 'Model', selected: true }).waitFor();
+    await page.getByText('Dynamic IS curve').waitFor();
+    expect(await page.locator('[role="tabpanel"] .katex-display').count()).toBe(9);
+    await page
+      .getByText(/Blanchard-Kahn conditions are satisfied/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+
+    // Checkpoint 3: calibration tables and charts
+    await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
+    await page.getByRole('tab', { name: 'Calibration', selected: true }).waitFor();
+    const params = page.getByRole('table', { name: 'Calibrated parameters' });
+    await params.waitFor();
+    const thetaRow = params
+      .getByRole('row')
+      .filter({ has: page.getByText('theta', { exact: true }) });
+    expect(await thetaRow.textContent()).toContain('0.66667');
+    expect(await page.locator('figure svg').count()).toBeGreaterThanOrEqual(3);
+    await page.getByRole('figure', { name: /Response to a monetary policy innovation/ }).waitFor();
+    await expectAxeClean(page, 'model team calibration');
+
+    // Feedback that sets a parameter: the calibration is computed again
+    await page
+      .getByLabel('Your feedback')
+      .fill('Please use theta = 0.75 (prices last four quarters).');
+    await page.getByRole('button', { name: 'Submit Feedback' }).click();
+    await page.getByText('your value').waitFor({ timeout: 90_000 });
+    await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
+    expect(await thetaRow.textContent()).toContain('0.75');
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByText('Feedback sets theta = 0.75').waitFor();
+    await page.getByRole('tab', { name: 'Calibration' }).click();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+
+    // Completed: the documents are saved; the Markdown download
+    await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 90_000 });
+    await page.getByText(/Saved 4 documents/).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^model-nk-\d{4}-\d{2}-\d{2}\.md$/);
+    await page.context().close();
+  }, 240_000);
+});
