@@ -57,18 +57,10 @@ export type AgentTeamId = (typeof AGENT_TEAM_IDS)[number];
 /** The internal team the runtime's tests run; registered only by the tests (never in production). */
 export const TEST_TEAM_ID = 'runtime-test';
 
-export const SUBSCRIPTION_TYPES = [
-  'literature-team',
-  'data-team',
-  'model-team',
-  'code-team',
-  'ideation-team',
-] as const;
 /** Any `<team>-team` value is accepted by the schema; the server checks the team exists. */
 export const subscriptionTypeSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]*-team$/, 'subscriptionType must look like "<team>-team"');
-export type SubscriptionType = z.infer<typeof subscriptionTypeSchema>;
 
 export function subscriptionTypeOf(teamId: string): string {
   return `${teamId}-team`;

@@ -28,7 +28,6 @@ export const REASON_MAX = 2000;
 /** platform.md §9 */
 export const DEFAULT_VERSION = '0.0.1';
 export const DEFAULT_VERSION_PREFIX = 'Demo Version';
-export const TOKEN_REFRESH_ATTEMPTS = 1;
 export const DRAWER_WIDTH = 280;
 export const TESTIMONIAL_ROTATION_MS = 5000;
 export const FUN_FACT_ROTATION_MS = 5000;

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../db/connect';
  * mode). One job runs one phase of one session; the job only names the session and the step it
  * was queued for, the session row holds everything else.
  */
-export const PHASE_QUEUE = 'agent-phase';
+const PHASE_QUEUE = 'agent-phase';
 
 export interface PhaseJob {
   sessionId: string;
@@ -29,7 +29,7 @@ export interface PhaseQueue {
 }
 
 /** pg-boss's db adapter for PGlite: parameterised statements via query, scripts via exec. */
-export function pgliteBossDb(client: PGlite) {
+function pgliteBossDb(client: PGlite) {
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length > 0) return client.query(text, values);

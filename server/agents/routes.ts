@@ -41,7 +41,7 @@ function actionReply(session: AgentSession) {
   };
 }
 
-export function toExecution(s: AgentSession): Execution {
+function toExecution(s: AgentSession): Execution {
   const durationMs =
     s.startedAt && s.completedAt
       ? new Date(s.completedAt).getTime() - new Date(s.startedAt).getTime()

@@ -16,7 +16,7 @@ import { transition } from './state-machine';
 import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
 
 /** Why a running phase was stopped from outside. */
-export class StopSignal extends Error {
+class StopSignal extends Error {
   constructor(
     readonly reason: 'cancel' | 'pause' | 'reset' | 'timeout' | 'budget' | 'lost' | 'shutdown',
     message = `Phase stopped: ${reason}`,

@@ -13,7 +13,7 @@ import type { SessionStore } from './store';
  */
 
 /** The application services the runtime itself uses (never handed to phases). */
-export type RuntimeAppContext = Omit<AppContext, 'agents'>;
+type RuntimeAppContext = Omit<AppContext, 'agents'>;
 
 /** Bus channels of the runtime. */
 export const CHANNELS = {
@@ -40,7 +40,7 @@ export interface ControlMessage {
   reason: 'cancel' | 'pause' | 'reset';
 }
 
-export interface RuntimeLimits {
+interface RuntimeLimits {
   maxConcurrentSessions: number;
   /** 0 = no limit. */
   sessionTokenBudget: number;

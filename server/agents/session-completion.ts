@@ -13,7 +13,7 @@ import type { TeamDefinition } from './team';
  */
 
 /** The session's final outputs: the team's own choice, else the last phase's result. */
-export function finalOutputsOf(team: TeamDefinition, results: PhaseResult[]): unknown {
+function finalOutputsOf(team: TeamDefinition, results: PhaseResult[]): unknown {
   const byKey: Record<string, unknown> = {};
   for (const r of results) byKey[r.key] = r.result;
   if (team.finalOutputs) return team.finalOutputs(byKey);

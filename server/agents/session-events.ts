@@ -10,7 +10,7 @@ import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core'
  */
 
 /** An update's type with its data, e.g. `{ updateType: 'log_update', data: entry }`. */
-export type UpdateBody = SessionUpdate extends infer U
+type UpdateBody = SessionUpdate extends infer U
   ? U extends SessionUpdate
     ? Pick<U, 'updateType' | 'data'>
     : never

@@ -16,7 +16,7 @@ export function machineState(row: AgentSessionRow): MachineState {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toSession(row: AgentSessionRow): AgentSession {
+function toSession(row: AgentSessionRow): AgentSession {
   return {
     sessionId: row.id,
     teamId: row.teamId,

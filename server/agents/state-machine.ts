@@ -37,7 +37,7 @@ export type MachineEvent =
   | { type: 'resume' }
   | { type: 'reset' };
 
-export interface TransitionResult {
+interface TransitionResult {
   state: MachineState;
   /** A job must run the (new) current phase. */
   runPhase: boolean;

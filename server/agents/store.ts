@@ -5,9 +5,9 @@ import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../db/sch
 import type { SessionFilter } from './types';
 
 /** Longest log line kept (characters); longer ones are cut with an ellipsis. */
-export const LOG_LINE_MAX = 4000;
+const LOG_LINE_MAX = 4000;
 
-export type NewSession = typeof agentSessions.$inferInsert;
+type NewSession = typeof agentSessions.$inferInsert;
 export type SessionPatch = Partial<
   Omit<AgentSessionRow, 'id' | 'ownerId' | 'createdAt' | 'step' | 'logSeq'>
 >;
@@ -15,7 +15,7 @@ export type SessionPatch = Partial<
 export type { SessionFilter } from './types';
 
 /** What may run inside withOwnerLock: writes bound to its transaction. */
-export interface OwnerLockedStore {
+interface OwnerLockedStore {
   insert(values: NewSession): Promise<AgentSessionRow>;
   update(
     id: string,

@@ -7,7 +7,6 @@ import {
   type UpdateUserRequest,
   type UpdateUserStatusRequest,
   type UserReply,
-  type UsersReply,
 } from '../../common/auth';
 import {
   exportTokenReplySchema,
@@ -17,9 +16,6 @@ import {
 import { checkedApi, unwrap, type ApiResult } from './client';
 
 /** Administrator calls (platform.md §6, §7): users, their approval, and the waiting list. */
-
-/** GET /api/auth/users (kept under this name for the admin page). */
-export type UsersListReply = UsersReply;
 
 export const adminKeys = {
   users: ['admin', 'users'] as const,
@@ -60,15 +56,6 @@ export function updateUser(id: string, changes: UpdateUserRequest): Promise<ApiR
 export function suspendUser(id: string, suspended: boolean): Promise<ApiResult<UserReply>> {
   return checkedApi.put(userReplySchema, `/api/auth/users/${encodeURIComponent(id)}/suspension`, {
     suspended,
-  });
-}
-
-export function useDecideUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, status }: { id: string; status: UpdateUserStatusRequest['status'] }) =>
-      decideUser(id, status),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
 }
 

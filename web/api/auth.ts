@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { messageReplySchema, type MessageReply } from '../../common/api';
 import {
   loginReplySchema,
@@ -8,7 +8,7 @@ import {
   type ProfileReply,
   type RegisterRequest,
 } from '../../common/auth';
-import { checkedApi, isFailure, unwrap, type ApiResult } from './client';
+import { checkedApi, isFailure, type ApiResult } from './client';
 import { clearSession, getAuth, setAuth, setUser } from './session';
 
 /**
@@ -68,15 +68,5 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSettled: () => queryClient.clear(),
-  });
-}
-
-export const profileQueryKey = ['auth', 'profile'] as const;
-
-export function useProfile(enabled = true) {
-  return useQuery({
-    queryKey: profileQueryKey,
-    queryFn: ({ signal }) => unwrap(fetchProfile(signal)),
-    enabled,
   });
 }

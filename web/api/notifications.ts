@@ -12,7 +12,7 @@ import { checkedApi, unwrap } from './client';
  */
 export type AppNotification = NotificationItem;
 
-export const NOTIFICATIONS_POLL_MS = 30_000;
+const NOTIFICATIONS_POLL_MS = 30_000;
 export const notificationsKey = ['notifications'] as const;
 
 export function useNotifications(enabled = true) {

@@ -66,7 +66,7 @@ export function clearSession(): void {
 }
 
 /** Calls back whenever this tab or another changes the stored session. Returns the unsubscribe. */
-export function onSessionChange(callback: () => void): () => void {
+function onSessionChange(callback: () => void): () => void {
   const onStorage = (e: StorageEvent) => {
     if (e.key === null || (SESSION_KEYS as readonly string[]).includes(e.key)) callback();
   };

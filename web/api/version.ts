@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import type { VersionInfo } from '../../common/api';
 import { DEFAULT_VERSION, DEFAULT_VERSION_PREFIX } from '../../common/constants';
 
-export const DEFAULT_VERSION_INFO: VersionInfo = {
+const DEFAULT_VERSION_INFO: VersionInfo = {
   version: DEFAULT_VERSION,
   prefix: DEFAULT_VERSION_PREFIX,
 };
 
 /** Reads the static version file; failures are only logged (platform.md §8) and the defaults stay. */
-export async function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {
+async function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {
   try {
     const res = await fetch('/version.json', { signal, cache: 'no-cache' });
     if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);

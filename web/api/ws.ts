@@ -23,12 +23,12 @@ import { getAuth } from './session';
  */
 
 /** agent-teams.md §8: reconnect up to 5 times, 3 s times the attempt number. */
-export const WS_MAX_RECONNECTS = WS_RECONNECT_ATTEMPTS;
-export const WS_RECONNECT_BASE_MS = WS_RECONNECT_DELAY_MS;
+const WS_MAX_RECONNECTS = WS_RECONNECT_ATTEMPTS;
+const WS_RECONNECT_BASE_MS = WS_RECONNECT_DELAY_MS;
 /** Keeps idle proxies from closing the socket; the server answers with a pong. */
-export const WS_PING_INTERVAL_MS = 25_000;
+const WS_PING_INTERVAL_MS = 25_000;
 /** Close codes that mean "your token was refused" (the runtime's 4401, and policy violation). */
-export const WS_AUTH_CLOSE_CODES: readonly number[] = [WS_CLOSE.unauthorized, 1008];
+const WS_AUTH_CLOSE_CODES: readonly number[] = [WS_CLOSE.unauthorized, 1008];
 
 export type SubscriptionFilters = { sessionId?: string };
 export type ClientMessage = WsClientMessage;
@@ -71,7 +71,7 @@ export interface TeamSocketOptions {
 const OPEN = 1;
 
 /** `{ws|wss}://{host}/ws`, or VITE_WS_BASE when the app is configured with another base. */
-export function defaultSocketUrl(): string {
+function defaultSocketUrl(): string {
   const configured = import.meta.env.VITE_WS_BASE as string | undefined;
   if (configured) return configured;
   const apiBase = import.meta.env.VITE_API_BASE as string | undefined;
@@ -106,7 +106,7 @@ function parse(data: unknown): ServerMessage | undefined {
  * Whether a JWT's `exp` has passed (read, not verified: the server verifies). A browser cannot
  * see the HTTP 401 of a refused upgrade, so an expired token is how it recognises one.
  */
-export function isTokenExpired(token: string, nowMs = Date.now()): boolean {
+function isTokenExpired(token: string, nowMs = Date.now()): boolean {
   const payload = token.split('.')[1];
   if (!payload) return false;
   try {
@@ -403,10 +403,4 @@ let shared: TeamSocket | undefined;
 export function getTeamSocket(): TeamSocket {
   shared ??= new TeamSocket();
   return shared;
-}
-
-/** Tests replace the shared connection (or reset it with undefined). */
-export function setTeamSocket(socket: TeamSocket | undefined): void {
-  shared?.close();
-  shared = socket;
 }

@@ -49,7 +49,7 @@ const notConfigured = (what: string, missing: string[]) =>
   new ModelNotConfiguredError(`${what} ${LLM_SETUP_HINT}`, missing);
 
 /** The server's provider: LLM_PROVIDER, or inferred from the one provider whose settings are set. */
-export function serverProvider(llm: Config['llm']): LlmProvider | undefined {
+function serverProvider(llm: Config['llm']): LlmProvider | undefined {
   if (llm.provider) return llm.provider;
   if (llm.openaiCompatibleBaseUrl) return 'openai-compatible';
   if (llm.openaiApiKey) return 'openai';

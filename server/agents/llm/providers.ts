@@ -4,7 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ModelTarget } from './models';
 
-export type FetchFunction = typeof globalThis.fetch;
+type FetchFunction = typeof globalThis.fetch;
 
 /**
  * The AI SDK model for a target. OpenAI goes through the chat-completions API (`.chat`), not

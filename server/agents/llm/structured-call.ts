@@ -21,7 +21,7 @@ import type { Send } from './transport';
  * OpenAI-compatible servers that refuse a schema, and the one repair request.
  */
 
-export type GenerateObject = <T>(
+type GenerateObject = <T>(
   ctx: ModelCallContext,
   r: Resolved,
   tally: Tally,

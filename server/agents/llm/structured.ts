@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 const MAX_ERROR_CHARS = 2000;
 
-export function jsonSchemaText(schema: z.ZodType): string {
+function jsonSchemaText(schema: z.ZodType): string {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' });
   return JSON.stringify(json);
 }

@@ -20,7 +20,7 @@ import { backoffDelayMs, type RetryPolicy } from './retry';
 const AGENT_HEADER = 'x-econagents-agent';
 const PHASE_HEADER = 'x-econagents-phase';
 
-export type SendInput = PromptInput & { output: ReturnType<typeof Output.object> | undefined };
+type SendInput = PromptInput & { output: ReturnType<typeof Output.object> | undefined };
 export type Send = (
   ctx: ModelCallContext,
   r: Resolved,

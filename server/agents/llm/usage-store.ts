@@ -23,7 +23,7 @@ export interface UsageBreakdownRow extends UsageTotals {
   phase: string;
 }
 
-export const EMPTY_TOTALS: UsageTotals = {
+const EMPTY_TOTALS: UsageTotals = {
   calls: 0,
   failedCalls: 0,
   inputTokens: 0,

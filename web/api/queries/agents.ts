@@ -40,9 +40,9 @@ export const agentKeys = {
 };
 
 /** Default page of the overview: the most recent executions. */
-export const EXECUTIONS_SHOWN = 50;
+const EXECUTIONS_SHOWN = 50;
 /** Fallback refresh of lists while something runs, for when the real-time channel is down. */
-export const LIVE_LIST_REFRESH_MS = 10_000;
+const LIVE_LIST_REFRESH_MS = 10_000;
 
 /** GET /api/v2/agents: every agent the server can run. */
 export function useAgentRegistry() {
@@ -98,7 +98,7 @@ export function useAgentMetrics() {
 }
 
 /** Folds one session-update into the cached execution lists; false when the session is new. */
-export function applyUpdateToExecutions(client: QueryClient, update: SessionUpdate): boolean {
+function applyUpdateToExecutions(client: QueryClient, update: SessionUpdate): boolean {
   let known = false;
   client.setQueriesData<ExecutionListReply>({ queryKey: agentKeys.executions() }, (data) => {
     if (!data) return data;
