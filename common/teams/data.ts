@@ -130,6 +130,8 @@ export const correlationsSchema = z.object({
   pearson: z.array(z.array(z.number().nullable())),
   /** Pearson correlation of average ranks, on the rows where both values are present. */
   spearman: z.array(z.array(z.number().nullable())),
+  /** Spearman's rows when it was computed on an even sample (every k-th row); null: every row. */
+  spearmanSampleRows: z.number().nullable(),
   /** More numeric columns than MAX_CORRELATION_COLUMNS: only the first ones are in the matrix. */
   truncated: z.boolean(),
 });

@@ -36,9 +36,9 @@ export async function cleanDataset(
   out: string,
 ): Promise<TransformReport> {
   const spec = parseSpec(cleaningSpecSchema, input);
-  return withSource(db, file, async (conn, info) => {
+  return withSource(db, file, async (conn, info, pool) => {
     try {
-      const profile = await profileSource(conn, info);
+      const profile = await profileSource(conn, info, pool);
       return await run(conn, profile, spec, out);
     } catch (e) {
       throw asDataError(e);

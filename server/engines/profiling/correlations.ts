@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnProfile, Correlations } from '../../../common/teams/data';
 import { queryOne, toNumber } from './duckdb';
 import { ident } from './sql';
+import { spearmanMatrix } from './spearman';
 
 /**
  * Pearson and Spearman correlations between numeric columns, as pandas computes them
@@ -10,11 +11,13 @@ import { ident } from './sql';
  */
 
 export const MAX_CORRELATION_COLUMNS = 30;
-const PAIRS_PER_STATEMENT = 40;
-
-/** Average rank of x among the rows of the relation (1-based; ties get the mean rank). */
-const avgRank = (x: string) =>
-  `(rank() OVER (ORDER BY ${x}) + count(*) OVER (ORDER BY ${x} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) / 2.0`;
+/**
+ * Above this many rows Spearman is computed on an even sample of at most this many rows (every
+ * k-th row of the file: repeatable, and spread over the whole file). Ranking is a sort per
+ * column and pair; on a million rows it would cost more than the rest of the profile. The
+ * profile says so in `spearmanSampleRows`. Pearson always uses every row.
+ */
+export const SPEARMAN_EXACT_ROWS = 50_000;
 
 /** The numeric columns a correlation matrix covers: numeric storage, at least two values. */
 export function correlationColumns(columns: ColumnProfile[]): {
@@ -38,12 +41,14 @@ const finite = (v: number | null) => (v !== null && Number.isFinite(v) ? v : nul
 export async function correlations(
   conn: DuckDBConnection,
   columns: ColumnProfile[],
+  rowCount: number,
 ): Promise<Correlations> {
   const { names, truncated } = correlationColumns(columns);
   const k = names.length;
   const pearson = square(k, 1);
   const spearman = square(k, 1);
-  if (k < 2) return { columns: names, pearson, spearman, truncated };
+  const sampled = rowCount > SPEARMAN_EXACT_ROWS;
+  if (k < 2) return { columns: names, pearson, spearman, spearmanSampleRows: null, truncated };
   const pairs: [number, number][] = [];
   for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) pairs.push([i, j]);
   const x = (i: number) => `${ident(names[i]!)}::DOUBLE`;
@@ -59,31 +64,20 @@ export async function correlations(
   );
   for (const [i, j] of pairs) set(pearson, i, j, toNumber(p[`p${i}_${j}`]));
 
-  // Spearman: columns without missing values are ranked once over all rows; a pair with a
-  // column that has gaps is ranked again on its own complete rows (pandas' pairwise rule).
-  const byName = new Map(columns.map((c) => [c.name, c]));
-  const complete = names.map((n) => (byName.get(n)?.missing ?? 0) === 0);
-  const full = names.map((_, i) => i).filter((i) => complete[i]);
-  if (full.length >= 2) {
-    const ranks = full.map((i) => `${avgRank(x(i))} AS r${i}`).join(', ');
-    const fullPairs = pairs.filter(([i, j]) => complete[i] && complete[j]);
-    const s = await queryOne(
-      conn,
-      `SELECT ${fullPairs.map(([i, j]) => `corr(r${i}, r${j}) AS s${i}_${j}`).join(', ')} FROM (SELECT ${ranks} FROM src)`,
-    );
-    for (const [i, j] of fullPairs) set(spearman, i, j, toNumber(s[`s${i}_${j}`]));
-  }
-  // One statement per batch of pairs: each pair is its own subquery (own filter, own ranks).
-  const gappy = pairs.filter(([i, j]) => !(complete[i] && complete[j]));
-  for (let start = 0; start < gappy.length; start += PAIRS_PER_STATEMENT) {
-    const batch = gappy.slice(start, start + PAIRS_PER_STATEMENT);
-    const selects = batch.map(
-      ([i, j]) =>
-        `(SELECT corr(ra, rb) FROM (SELECT ${avgRank(x(i))} AS ra, ${avgRank(x(j))} AS rb FROM src ` +
-        `WHERE ${ident(names[i]!)} IS NOT NULL AND ${ident(names[j]!)} IS NOT NULL)) AS s${i}_${j}`,
-    );
-    const s = await queryOne(conn, `SELECT ${selects.join(', ')}`);
-    for (const [i, j] of batch) set(spearman, i, j, toNumber(s[`s${i}_${j}`]));
-  }
-  return { columns: names, pearson, spearman, truncated };
+  // Spearman in JavaScript over at most SPEARMAN_EXACT_ROWS rows: every row of smaller tables,
+  // else every step-th row by position in the file (an even, repeatable sample). Ranking is a
+  // sort, which DuckDB's window functions do several times slower than a typed-array sort.
+  const step = sampled ? Math.ceil(rowCount / SPEARMAN_EXACT_ROWS) : 1;
+  const reader = await conn.runAndReadAll(
+    `SELECT ${names.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
+      (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
+  );
+  const columnsJs = reader.getColumnsJS();
+  const arrays = columnsJs.map((values) =>
+    Float64Array.from(values, (v) => (typeof v === 'number' ? v : NaN)),
+  );
+  const matrix = spearmanMatrix(arrays);
+  for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
+  const spearmanSampleRows = sampled ? (arrays[0]?.length ?? 0) : null;
+  return { columns: names, pearson, spearman, spearmanSampleRows, truncated };
 }

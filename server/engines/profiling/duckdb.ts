@@ -30,6 +30,8 @@ export type Row = Record<string, Cell>;
 export interface DuckDb {
   /** Runs `fn` on a fresh connection (temp views are private to it) and closes it after. */
   withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** DuckDB's worker threads: how many independent queries are worth running at once. */
+  readonly threads: number;
   close(): void;
 }
 
@@ -51,6 +53,7 @@ export function createDuckDb(options: DuckDbOptions = {}): DuckDb {
     return instance;
   };
   return {
+    threads: options.threads ?? Math.max(1, os.availableParallelism()),
     async withConnection(fn) {
       const db = await open();
       const conn = await db.connect();

@@ -6,7 +6,7 @@ import { queryOne, toNumber, type Cell, type DuckDb } from './duckdb';
 import { DataError, parseSpec } from './errors';
 import type { ColumnInfo } from './ingest';
 import { asDataError, freshName, Pipeline, requireColumns } from './pipeline';
-import { profileSource, withSource } from './profile';
+import { profileSource, withSource, type SourcePool } from './profile';
 import { ident, literal, num } from './sql';
 import { findTimeIndex, frequencyFromStep, type TimeIndex } from './timeseries';
 
@@ -32,9 +32,9 @@ export async function engineerFeatures(
   out: string,
 ): Promise<TransformReport> {
   const spec = parseSpec(featureSpecSchema, input);
-  return withSource(db, file, async (conn, info) => {
+  return withSource(db, file, async (conn, info, pool) => {
     try {
-      return await run(conn, info, spec, out);
+      return await run(conn, info, spec, out, pool);
     } catch (e) {
       throw asDataError(e);
     }
@@ -46,6 +46,7 @@ async function run(
   info: ColumnInfo[],
   spec: Spec,
   out: string,
+  pool: SourcePool,
 ): Promise<TransformReport> {
   const nothing = !spec.missing && !spec.frequency && spec.transformations.length === 0;
   if (nothing) throw new DataError('invalid_request', 'Choose at least one operation.');
@@ -60,7 +61,7 @@ async function run(
     spec.frequency !== undefined ||
     (!spec.orderBy && spec.transformations.some((t) => t.op === 'lag' || t.op === 'pct_change'));
   const index: TimeIndex | null = needsTime
-    ? await findTimeIndex(conn, (await profileSource(conn, info)).columns)
+    ? await findTimeIndex(conn, (await profileSource(conn, info, pool)).columns)
     : null;
 
   const p = new Pipeline(conn, 'src');

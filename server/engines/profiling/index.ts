@@ -65,14 +65,14 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
     ingest: (file, check, out) => ingestFile(db, file, check, out),
     profile: (file) => withSource(db, file, profileSource),
     analyze: (file, type, given) =>
-      withSource(db, file, async (conn, info) => {
-        const profile = given ?? (await profileSource(conn, info));
+      withSource(db, file, async (conn, info, pool) => {
+        const profile = given ?? (await profileSource(conn, info, pool));
         const analysis = await analyze(conn, profile, type);
         const charts = await autoCharts(conn, profile);
         return { profile, analysis, charts };
       }),
     chart: (file, request) =>
-      withSource(db, file, async (conn, info) => {
+      withSource(db, file, async (conn, info, pool) => {
         try {
           return await requestedChart(conn, info, parseSpec(chartRequestSchema, request));
         } catch (e) {

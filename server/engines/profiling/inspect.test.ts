@@ -178,6 +178,23 @@ describe('upload content checks accept and describe good files', () => {
   });
 });
 
+describe('the line-at-a-time fast path agrees with the full CSV state machine', () => {
+  it('counts rows across chunks with quoted line breaks, CRLF and blank lines in between', async () => {
+    const plain = 'a,b,c\r\n'.repeat(150_000); // about 1 MB: chunk ends fall inside lines
+    const body =
+      'x,y,z\n' + plain + '1,"two\nlines, with a comma",3\n\n' + plain + '  \n' + '4,5,6';
+    const check = await checkDataFile(file('mixed.csv', body), 'mixed.csv');
+    expect(check.records).toBe(300_002);
+    // A ragged row far into the file: row and line numbers still right.
+    const ragged = 'x,y,z\n' + '1,2,3\n'.repeat(200_000) + '1,2\n';
+    const e = await refusal('far.csv', ragged);
+    expect(e.message).toMatch(/^Row 200001 \(line 200002\) has 2 fields but the header has 3\./);
+    // The same after a quoted line break (the line number moves, the row does not).
+    const after = 'x,y\n"a\nb",1\n' + '1,2\n'.repeat(1000) + '1\n';
+    expect((await refusal('after.csv', after)).message).toMatch(/^Row 1002 \(line 1004\)/);
+  });
+});
+
 describe('ingest into Parquet', () => {
   async function ingest(name: string, content: string) {
     const p = file(name, content);

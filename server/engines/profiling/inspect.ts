@@ -293,59 +293,125 @@ class CsvScanner implements Scanner {
   }
 
   push(chunk: Buffer): void {
-    const d = this.delim;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if (this.header === null) {
-        this.headerBytes.push(b);
-        if (this.headerBytes.length > MAX_HEADER_BYTES) {
-          throw new DataError(
-            'malformed',
-            'The first line (the header) is longer than 1 MB; this does not look like a CSV file.',
-          );
-        }
-      }
-      if (this.inQuotes) {
-        if (b === QUOTE) {
-          this.inQuotes = false;
-          this.quoteSeen = true;
-        } else if (b === LF) this.line++;
-        continue;
-      }
-      if (b === LF || b === CR) {
-        // \r\n counts once; a lone \r ends a record too (old Mac files).
-        if (b === LF && this.prevCr) {
-          this.prevCr = false;
+    let i = 0;
+    // Positions of the next quote and carriage return in this chunk, found once and reused, so
+    // the fast path below stays linear.
+    let nextQuote = -2;
+    let nextCr = -2;
+    while (i < chunk.length) {
+      if (this.atRecordStart()) {
+        // Fast path for a whole line without quotes: count its delimiters natively.
+        const nl = chunk.indexOf(LF, i);
+        if (nl === -1) break;
+        if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i);
+        if (nextCr !== -1 && nextCr < i) nextCr = chunk.indexOf(CR, i);
+        let end = nl;
+        if (end > i && chunk[end - 1] === CR) end--;
+        const quoted = nextQuote !== -1 && nextQuote < nl;
+        const loneCr = nextCr !== -1 && nextCr < end;
+        if (!quoted && !loneCr) {
+          this.countLine(chunk, i, end);
+          this.endRecord();
+          this.line++;
+          i = nl + 1;
           continue;
         }
-        this.prevCr = b === CR;
-        this.endRecord();
-        this.line++;
-        continue;
       }
-      this.prevCr = false;
-      if (b === QUOTE) {
-        if (this.fieldStart) {
-          this.inQuotes = true;
-          this.quoteOpenedLine = this.line;
-        } else if (this.quoteSeen) {
-          // "" inside a quoted field: the second quote re-opens it.
-          this.inQuotes = true;
+      i = this.slowByte(chunk, i);
+    }
+    // What is left of the chunk (a line that goes on in the next chunk) byte by byte.
+    for (; i < chunk.length; i++) this.slowByte(chunk, i);
+  }
+
+  /** Between records, outside quotes, with the header read: where the fast path may start. */
+  private atRecordStart(): boolean {
+    return (
+      this.header !== null &&
+      !this.inQuotes &&
+      this.fields === 0 &&
+      this.fieldStart &&
+      !this.lineHasContent &&
+      !this.prevCr
+    );
+  }
+
+  private countLine(chunk: Buffer, start: number, end: number): void {
+    let count = 0;
+    let at = chunk.indexOf(this.delim, start);
+    while (at !== -1 && at < end) {
+      count++;
+      at = chunk.indexOf(this.delim, at + 1);
+    }
+    this.fields = count;
+    if (count > 0) this.lineHasContent = true;
+    else {
+      for (let k = start; k < end; k++) {
+        const b = chunk[k]!;
+        if (b !== 0x20 && b !== 0x09) {
+          this.lineHasContent = true;
+          break;
         }
-        this.fieldStart = false;
-        this.lineHasContent = true;
-        continue;
       }
-      this.quoteSeen = false;
-      if (b === d) {
-        this.fields++;
-        this.fieldStart = true;
-        this.lineHasContent = true;
-        continue;
+    }
+  }
+
+  /** One byte through the full state machine; returns the next index. */
+  private slowByte(chunk: Buffer, i: number): number {
+    this.byte(chunk[i]!);
+    return i + 1;
+  }
+
+  private byte(b: number): void {
+    const d = this.delim;
+    if (this.header === null) {
+      this.headerBytes.push(b);
+      if (this.headerBytes.length > MAX_HEADER_BYTES) {
+        throw new DataError(
+          'malformed',
+          'The first line (the header) is longer than 1 MB; this does not look like a CSV file.',
+        );
+      }
+    }
+    if (this.inQuotes) {
+      if (b === QUOTE) {
+        this.inQuotes = false;
+        this.quoteSeen = true;
+      } else if (b === LF) this.line++;
+      return;
+    }
+    if (b === LF || b === CR) {
+      // \r\n counts once; a lone \r ends a record too (old Mac files).
+      if (b === LF && this.prevCr) {
+        this.prevCr = false;
+        return;
+      }
+      this.prevCr = b === CR;
+      this.endRecord();
+      this.line++;
+      return;
+    }
+    this.prevCr = false;
+    if (b === QUOTE) {
+      if (this.fieldStart) {
+        this.inQuotes = true;
+        this.quoteOpenedLine = this.line;
+      } else if (this.quoteSeen) {
+        // "" inside a quoted field: the second quote re-opens it.
+        this.inQuotes = true;
       }
       this.fieldStart = false;
-      if (b !== 0x20 && b !== 0x09) this.lineHasContent = true;
+      this.lineHasContent = true;
+      return;
     }
+    this.quoteSeen = false;
+    if (b === d) {
+      this.fields++;
+      this.fieldStart = true;
+      this.lineHasContent = true;
+      return;
+    }
+    this.fieldStart = false;
+    if (b !== 0x20 && b !== 0x09) this.lineHasContent = true;
   }
 
   private endRecord(): void {

@@ -54,7 +54,7 @@ export class Pipeline {
     try {
       await this.conn.run(
         `COPY (SELECT ${columns.map((c) => ident(c.name)).join(', ')} FROM ${this.current}` +
-          `${hasRid ? ' ORDER BY __rid' : ''}) TO ${literal(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+          `${hasRid ? ' ORDER BY __rid' : ''}) TO ${literal(tmp)} (FORMAT parquet, COMPRESSION snappy)`,
       );
       await rename(tmp, out);
     } catch (e) {

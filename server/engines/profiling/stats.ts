@@ -7,6 +7,7 @@ import type {
 } from '../../../common/teams/data';
 import { finalKind, type ProfiledColumn } from './columns';
 import { queryOne, queryRows, toNumber, type Cell, type Row } from './duckdb';
+import type { SourcePool } from './profile';
 import { ident, num } from './sql';
 
 /**
@@ -58,7 +59,6 @@ function passOneSql(columns: ProfiledColumn[]): string {
         `stddev_samp(${x}) AS ${p}sd`,
         `var_samp(${x}) AS ${p}var`,
         `sum(${x}) AS ${p}sum`,
-        `quantile_cont(${x}, [${QUANTILES.join(', ')}]) AS ${p}q`,
         `count_if(${x} = 0)::DOUBLE AS ${p}zeros`,
         `count_if(${x} < 0)::DOUBLE AS ${p}neg`,
       );
@@ -89,8 +89,6 @@ function readPassOne(row: Row, c: ProfiledColumn): PassOne {
     out.sd = n('sd');
     out.variance = n('var');
     out.sum = n('sum') ?? 0;
-    const q = row[p + 'q'];
-    out.quantiles = Array.isArray(q) ? q.map((v) => toNumber(v) ?? NaN) : [];
     out.zeros = n('zeros') ?? 0;
     out.negatives = n('neg') ?? 0;
   } else if (c.family === 'string' && out.count > 0) {
@@ -115,13 +113,15 @@ interface ValueCounts {
 
 /** Distinct and unique counts and the most frequent values of one column (one GROUP BY). */
 async function valueCounts(conn: DuckDBConnection, c: ProfiledColumn): Promise<ValueCounts> {
-  // Numbers are grouped as DOUBLE (1 and 1.0 are one value); dates come back as text.
-  const v = c.family === 'datetime' ? `${c.expr}::VARCHAR` : c.expr;
+  // Numbers are grouped as DOUBLE (1 and 1.0 are one value); dates are grouped as they are
+  // and only the top ones turned into text.
+  const v = c.family === 'datetime' ? ident(c.name) : c.expr;
+  const shown = c.family === 'datetime' ? 'v::VARCHAR' : 'v';
   const row = await queryOne(
     conn,
-    `WITH g AS (SELECT ${v} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)
+    `WITH g AS MATERIALIZED (SELECT ${v} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)
      SELECT count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u,
-       (SELECT list({'v': v, 'n': n}) FROM (SELECT v, n FROM g ORDER BY n DESC, v LIMIT ${TOP_VALUES})) AS top
+       (SELECT list({'v': ${shown}, 'n': n}) FROM (SELECT v, n FROM g ORDER BY n DESC, v LIMIT ${TOP_VALUES})) AS top
      FROM g`,
   );
   const top = Array.isArray(row.top) ? row.top : [];
@@ -148,9 +148,18 @@ export interface Binning {
  * an edge fall in the bin that starts there (the last bin is closed).
  */
 export function binExpression(x: string, b: Binning): string {
-  const step = (b.hi - b.lo) / b.bins;
+  return binFromGuess(x, binGuess(x, b), b);
+}
+
+/** The first guess of the bin: the scaled value, truncated (numpy's f_indices.astype(intp)). */
+function binGuess(x: string, b: Binning): string {
   const norm = b.bins / (b.hi - b.lo);
-  const guess = `least(trunc((${x} - ${num(b.lo)}) * ${num(norm)})::BIGINT, ${b.bins - 1})`;
+  return `least(trunc((${x} - ${num(b.lo)}) * ${num(norm)})::BIGINT, ${b.bins - 1})`;
+}
+
+/** The guess corrected against the edges lo + j * step. */
+function binFromGuess(x: string, guess: string, b: Binning): string {
+  const step = (b.hi - b.lo) / b.bins;
   const edge = (j: string) => `(${j} * ${num(step)} + ${num(b.lo)})`;
   return (
     `CASE WHEN ${x} < ${edge(guess)} THEN ${guess} - 1 ` +
@@ -194,15 +203,18 @@ export function shapeFromCentralSums(
 }
 
 async function passThree(
-  conn: DuckDBConnection,
+  pool: SourcePool,
   items: { c: ProfiledColumn; one: PassOne; distinct: number }[],
 ): Promise<Map<number, PassThree>> {
   const result = new Map<number, PassThree>();
   const parts: string[] = [];
+  // The inner query computes each column's value, deviation and bin guess once per row.
+  const inner: string[] = [];
   const binnings = new Map<number, Binning>();
   for (const { c, one, distinct } of items) {
     const p = `c${c.index}_`;
-    const x = c.expr;
+    const x = `x${c.index}`;
+    inner.push(`${c.expr} AS ${x}`, `${c.expr} - ${num(one.mean!)} AS d${c.index}`);
     const [lo, hi] = [one.min!, one.max!];
     const q1 = one.quantiles![1]!;
     const q3 = one.quantiles![3]!;
@@ -210,28 +222,39 @@ async function passThree(
     parts.push(
       `count_if(${x} < ${num(q1 - spread)} OR ${x} > ${num(q3 + spread)})::DOUBLE AS ${p}iqr`,
     );
-    const d = `(${x} - ${num(one.mean!)})`;
+    const d = `d${c.index}`;
     parts.push(
       `sum(${d} * ${d}) AS ${p}m2`,
       `sum(${d} * ${d} * ${d}) AS ${p}m3`,
       `sum(${d} * ${d} * ${d} * ${d}) AS ${p}m4`,
     );
     if (one.sd && one.sd > 0) {
-      parts.push(
-        `count_if(abs(${x} - ${num(one.mean!)}) > ${num(Z_SCORE_LIMIT * one.sd)})::DOUBLE AS ${p}z`,
-      );
+      parts.push(`count_if(abs(${d}) > ${num(Z_SCORE_LIMIT * one.sd)})::DOUBLE AS ${p}z`);
     }
     if (hi > lo) {
       const binning = { lo, hi, bins: Math.max(1, Math.min(MAX_HISTOGRAM_BINS, distinct)) };
       binnings.set(c.index, binning);
-      // least() skips NULLs, so missing values must be filtered out before binning.
-      parts.push(
-        `map_entries(histogram(${binExpression(x, binning)}) FILTER (WHERE ${x} IS NOT NULL)) AS ${p}h`,
-      );
     }
   }
   if (parts.length === 0) return result;
-  const row = await queryOne(conn, `SELECT ${parts.join(', ')} FROM src`);
+  // Moments and outlier counts in one scan; each histogram as its own GROUP BY (DuckDB's
+  // histogram() aggregate is several times slower), spread over the pool.
+  const [first, ...binRows] = await pool.run<Row | Row[]>([
+    async (x) =>
+      queryOne(x, `SELECT ${parts.join(', ')} FROM (SELECT ${inner.join(', ')} FROM src)`),
+    ...[...binnings.entries()].map(([index, binning]) => async (x: DuckDBConnection) => {
+      const c = items.find((i) => i.c.index === index)!.c;
+      // least() skips NULLs, so missing values must be filtered out before binning.
+      return queryRows(
+        x,
+        `SELECT ${binFromGuess('v', 'g', binning)} AS b, count(*)::DOUBLE AS n
+         FROM (SELECT ${c.expr} AS v, ${binGuess(c.expr, binning)} AS g FROM src WHERE ${c.expr} IS NOT NULL)
+         GROUP BY 1`,
+      );
+    }),
+  ]);
+  const row = (first ?? {}) as Row;
+  const bins = new Map([...binnings.keys()].map((index, k) => [index, binRows[k] as Row[]]));
   for (const { c, one } of items) {
     const p = `c${c.index}_`;
     const binning = binnings.get(c.index);
@@ -239,11 +262,9 @@ async function passThree(
     if (binning) {
       const step = (binning.hi - binning.lo) / binning.bins;
       const counts = new Array<number>(binning.bins).fill(0);
-      const entries = Array.isArray(row[p + 'h']) ? (row[p + 'h'] as Cell[]) : [];
-      for (const e of entries) {
-        const o = (e ?? {}) as Record<string, Cell>;
-        const k = toNumber(o.key);
-        if (k !== null && k >= 0 && k < binning.bins) counts[k] = toNumber(o.value) ?? 0;
+      for (const r of bins.get(c.index) ?? []) {
+        const k = toNumber(r.b);
+        if (k !== null && k >= 0 && k < binning.bins) counts[k] = toNumber(r.n) ?? 0;
       }
       histogram = counts.map((count, j) => ({
         start: j * step + binning.lo,
@@ -272,27 +293,48 @@ async function passThree(
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
+/** Exact quantiles of one column (linear interpolation); an aggregate DuckDB runs on one thread. */
+async function quantiles(conn: DuckDBConnection, c: ProfiledColumn): Promise<number[]> {
+  const row = await queryOne(
+    conn,
+    `SELECT quantile_cont(${c.expr}, [${QUANTILES.join(', ')}]) AS q FROM src`,
+  );
+  return Array.isArray(row.q) ? row.q.map((v) => toNumber(v) ?? NaN) : [];
+}
+
 /** Profiles of every column of `src` (rowCount rows). */
 export async function profileColumns(
   conn: DuckDBConnection,
   columns: ProfiledColumn[],
   rowCount: number,
+  pool: SourcePool,
 ): Promise<ColumnProfile[]> {
   if (columns.length === 0) return [];
-  const passOneRow = (await queryRows(conn, passOneSql(columns)))[0] ?? {};
-  const ones = columns.map((c) => readPassOne(passOneRow, c));
-  const counts: ValueCounts[] = [];
-  for (const [i, c] of columns.entries()) {
-    counts.push(
-      c.family === 'unsupported' || ones[i]!.count === 0
-        ? { distinct: 0, unique: 0, top: [] }
-        : await valueCounts(conn, c),
-    );
-  }
+  // Pass one, the quantiles and the value counts do not depend on each other: all of them go
+  // to the pool at once (a column without values gets an empty answer).
+  const numeric = columns.filter((c) => c.family === 'numeric');
+  const counted = columns.filter((c) => c.family !== 'unsupported');
+  const [passOne, ...results] = await pool.run<Row | number[] | ValueCounts>([
+    async (x) => (await queryRows(x, passOneSql(columns)))[0] ?? {},
+    ...numeric.map((c) => (x: DuckDBConnection) => quantiles(x, c)),
+    ...counted.map((c) => (x: DuckDBConnection) => valueCounts(x, c)),
+  ]);
+  const ones = columns.map((c) => readPassOne(passOne as Row, c));
+  numeric.forEach((c, k) => {
+    ones[c.index]!.quantiles = results[k] as number[];
+  });
+  const countsByIndex = new Map(
+    counted.map((c, k) => [c.index, results[numeric.length + k] as ValueCounts]),
+  );
+  const counts: ValueCounts[] = columns.map((c) =>
+    ones[c.index]!.count > 0
+      ? (countsByIndex.get(c.index) ?? { distinct: 0, unique: 0, top: [] })
+      : { distinct: 0, unique: 0, top: [] },
+  );
   const numericItems = columns
     .map((c, i) => ({ c, one: ones[i]!, distinct: counts[i]!.distinct }))
     .filter((x) => x.c.family === 'numeric' && x.one.count > 0);
-  const three = await passThree(conn, numericItems);
+  const three = await passThree(pool, numericItems);
 
   return columns.map((c, i) => {
     const one = ones[i]!;
