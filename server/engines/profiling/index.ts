@@ -72,7 +72,7 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
         return { profile, analysis, charts };
       }),
     chart: (file, request) =>
-      withSource(db, file, async (conn, info, pool) => {
+      withSource(db, file, async (conn, info) => {
         try {
           return await requestedChart(conn, info, parseSpec(chartRequestSchema, request));
         } catch (e) {
