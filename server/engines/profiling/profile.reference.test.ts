@@ -53,7 +53,7 @@ const reference = JSON.parse(
   readFileSync(path.join(import.meta.dirname, 'testdata/reference.json'), 'utf8'),
 ) as Record<string, RefProfile>;
 
-const DATA = '/work/shared/data/datasets';
+const DATA = path.join(import.meta.dirname, '../../../test/fixtures/data-sources/samples/datasets');
 const FILES: Record<string, string> = {
   mroz: 'wooldridge_mroz.csv',
   us_macro: 'us_macro_quarterly_1959q1_2009q3.csv',

@@ -6,13 +6,14 @@ The JSON is committed, so the tests need no Python.
 """
 import json
 import math
+import os
 import sys
 
 import numpy as np
 import pandas as pd
 from statsmodels.tsa.stattools import acf
 
-DATA = "/work/shared/data/datasets/"
+DATA = os.path.join(os.path.dirname(__file__), "../../../../test/fixtures/data-sources/samples/datasets/")
 
 
 def clean(v):
