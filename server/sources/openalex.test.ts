@@ -46,6 +46,11 @@ describe('abstract reconstruction', () => {
       }),
     ).toBe('Trade raises welfare and lowers welfare');
     expect(abstractFromInvertedIndex(null)).toBeUndefined();
+    // Malformed entries are skipped, not trusted.
+    expect(
+      abstractFromInvertedIndex({ odd: 'x', good: [1], neg: [-1], frac: [0.5], first: [0] }),
+    ).toBe('first good');
+    expect(abstractFromInvertedIndex(['not', 'an', 'index'])).toBeUndefined();
     expect(abstractFromInvertedIndex({})).toBeUndefined();
   });
 });
