@@ -56,8 +56,9 @@ async function ideationSession(
  * the final questions into a project.
  */
 export function registerIdeationRoutes(app: Api, kit: Kit): void {
+  // '' is the prefix itself (POST /api/agents/ideation-team); '/' would add a trailing slash.
   app.post(
-    '/',
+    '',
     {
       config: { access: 'user' },
       schema: { body: startIdeationRequestSchema, response: { 201: startIdeationReplySchema } },
