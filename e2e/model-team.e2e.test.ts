@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { MODEL_TYPES } from '../common/teams/model';
 import { canonicalModel } from '../server/engines/models/library';
 import { asProposal } from '../server/agents/teams/model/prompts';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
@@ -149,4 +150,57 @@ describe('Model Team screen', () => {
     expect(download.suggestedFilename()).toMatch(/^model-nk-\d{4}-\d{2}-\d{2}\.md$/);
     await page.context().close();
   }, 240_000);
+
+  it('completes a session with computed results for each of the ten model types', async () => {
+    llm.reset();
+    llm.scriptPhase('model', 'theory', {
+      json: {
+        framework: 'Adapted framework.',
+        assumptions: [],
+        mechanisms: [],
+        agents: [],
+        markets: [],
+        references: [1],
+      },
+    });
+    for (const type of MODEL_TYPES) {
+      llm.script({
+        agent: 'model',
+        phase: 'model',
+        match: `(type ${type})`,
+        replies: [
+          {
+            json: { explanation: 'Canonical equations kept.', ...asProposal(canonicalModel(type)) },
+          },
+        ],
+      });
+    }
+    const page = await open();
+    for (const type of MODEL_TYPES) {
+      await page.getByRole('combobox', { name: 'Model type' }).click();
+      await page.getByRole('option', { name: new RegExp(`^${type} \\(`) }).click();
+      await page.getByLabel('Simulation periods').fill('100');
+      await page.getByLabel('Topical focus').fill(`A first look at the ${type} model`);
+      await page.getByRole('button', { name: 'Develop Model' }).click();
+      for (const title of [
+        'Checkpoint 1: Theoretical Framework Review',
+        'Checkpoint 2: Mathematical Model Review',
+        'Checkpoint 3: Calibration Results Review',
+      ]) {
+        await checkpoint(page, title);
+        if (title.startsWith('Checkpoint 3')) {
+          // computed results on the screen: the parameter table and at least one chart
+          await page.getByRole('table', { name: 'Calibrated parameters' }).waitFor();
+          await page.getByRole('table', { name: 'Theoretical moments' }).waitFor();
+          expect(await page.locator('figure svg').count(), type).toBeGreaterThanOrEqual(2);
+        }
+        await page.getByRole('button', { name: 'Approve & Continue' }).click();
+      }
+      await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 90_000 });
+      await page.getByText(/Saved 4 documents/).waitFor();
+      await page.getByRole('button', { name: 'Reset' }).first().click();
+      await page.getByRole('status', { name: 'Status: Idle' }).waitFor();
+    }
+    await page.context().close();
+  }, 900_000);
 });

@@ -4,6 +4,7 @@ import { toModFile } from './dynare';
 import { dynareMissingReason, runDynare } from './dynare-runner';
 import { canonicalModel, LIBRARY_TYPES } from './library';
 import { runModel } from './run';
+import { compareResults, createModelEngine } from './service';
 import { pointVector, residuals } from './steady';
 
 describe('Dynare .mod export', () => {
@@ -121,3 +122,42 @@ describe.skipIf(missing !== null)(
     }, 120_000);
   },
 );
+
+describe('the model engine service', () => {
+  it('says why Dynare was not run when it is not installed', async () => {
+    const model = compileModel(canonicalModel('NK'));
+    const run = runModel(model, { periods: 20 });
+    const result = await createModelEngine(null).compareWithDynare(model, run, {});
+    expect(result).toMatchObject({ available: false, irfMaxDiff: null, irfs: null });
+    expect(result.reason).toMatch(/^Dynare was not run: /);
+  });
+
+  it('compares results: absent Dynare responses count as zero, gaps are the largest absolute ones', () => {
+    const model = compileModel(canonicalModel('NK'));
+    const ours = runModel(model, { periods: 20 });
+    const irfs: Record<string, Record<string, number[]>> = {};
+    for (const [shock, byVariable] of Object.entries(ours.irfs)) {
+      irfs[shock] = {};
+      for (const [v, path] of Object.entries(byVariable))
+        irfs[shock]![v] = path.map((x) => x + 1e-9);
+    }
+    delete irfs.e_v!.x; // as Dynare drops responses below 1e-10
+    const variance = ours.theoreticalMoments!.variance.map((row) => row.map((x) => x));
+    variance[0]![0]! += 2e-7;
+    const result = compareResults(ours, {
+      steadyState: { ...ours.steadyState, x: 3e-8 },
+      irfs,
+      variance,
+      autocorr1: [],
+      eigenvalueModuli: [],
+      stochSimulSeconds: NaN,
+      processSeconds: 1.5,
+      modFile: '',
+    });
+    const largestX = Math.max(...ours.irfs.e_v!.x!.map(Math.abs));
+    expect(result.irfMaxDiff).toBeCloseTo(Math.max(largestX, 1e-9), 15);
+    expect(result.steadyStateMaxDiff).toBeCloseTo(3e-8, 20);
+    expect(result.varianceMaxDiff).toBeCloseTo(2e-7, 20);
+    expect(result.processSeconds).toBe(1.5);
+  });
+});

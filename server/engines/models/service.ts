@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { DynareComparison, ModelRun } from '../../../common/teams/model';
 import { defineService } from '../../agents/kit';
 import type { CompiledModel } from './compile';
@@ -74,22 +75,28 @@ export function compareResults(ours: ModelRun, dynare: DynareResults): DynareCom
   };
 }
 
+/** Octave processes at once (each takes a core and about 100 MB for a second or two). */
+const DYNARE_CONCURRENCY = 2;
+
 export function createModelEngine(
   installation: DynareInstallation | null = findDynare(),
 ): ModelEngine {
+  const limit = pLimit(DYNARE_CONCURRENCY);
   return {
     dynare: installation,
     async compareWithDynare(model, ours, options) {
       if (!installation)
         return notRun(`Dynare was not run: ${dynareMissingReason() ?? 'not installed'}`);
       try {
-        const results = await runDynare(model, {
-          installation,
-          overrides: options.overrides,
-          irfPeriods: options.irfPeriods,
-          timeoutMs: options.timeoutMs ?? 120_000,
-          repeats: 0,
-        });
+        const results = await limit(() =>
+          runDynare(model, {
+            installation,
+            overrides: options.overrides,
+            irfPeriods: options.irfPeriods,
+            timeoutMs: options.timeoutMs ?? 120_000,
+            repeats: 0,
+          }),
+        );
         return compareResults(ours, results);
       } catch (err) {
         return notRun(isModelError(err) ? err.message : `Dynare failed: ${(err as Error).message}`);
