@@ -78,6 +78,41 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < RUNS; run++) {
       llm.reset();
+      // Replies the size a model's would be: one entry per paper or sentence of the batch asked
+      // about (the shared script answers for any batch, which would inflate the token counts).
+      llm.script({
+        agent: 'literature',
+        match: 'You summarise economics papers',
+        replies: [
+          (req) => ({
+            json: {
+              papers: [...req.prompt.matchAll(/^\[(\d+)\]/gm)].map((m) => ({
+                number: Number(m[1]),
+                key_insight: 'Conservation payments change land use where enforcement is credible.',
+                methodology: 'Household panel with matched non-participants.',
+                findings: 'Forest cover rose; household income effects were small.',
+              })),
+            },
+            delayMs: MODEL_DELAY_MS,
+          }),
+        ],
+      });
+      llm.script({
+        agent: 'literature',
+        match: 'You check citations',
+        replies: [
+          (req) => ({
+            json: {
+              checks: [...req.prompt.matchAll(/^(\d+)\. /gm)].map((m) => ({
+                id: Number(m[1]),
+                supported: true,
+                reason: 'Stated in the abstract.',
+              })),
+            },
+            delayMs: MODEL_DELAY_MS,
+          }),
+        ],
+      });
       for (const rule of literatureScript({ delayMs: MODEL_DELAY_MS }))
         llm.script(ruleFromJson(rule));
       fixtures.reset();
