@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MODEL_TEAM_BASE } from '../../../common/teams/model';
+import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
+
+describe('Model screen session helpers', () => {
+  it('maps status and phase to the stepper (Configuration, three phases, Completed)', () => {
+    expect(activeStepOf('idle', 0)).toBe(0);
+    expect(activeStepOf('processing', 1)).toBe(1);
+    expect(activeStepOf('waiting_for_input', 3)).toBe(3);
+    expect(activeStepOf('processing', 4)).toBe(4);
+    expect(activeStepOf('completed', 4)).toBe(5);
+  });
+
+  it('opens the tab of the checkpoint under review', () => {
+    expect(tabForCheckpoint(1)).toBe('Theory');
+    expect(tabForCheckpoint(2)).toBe('Model');
+    expect(tabForCheckpoint(3)).toBe('Calibration');
+    expect(tabForCheckpoint(null)).toBeUndefined();
+  });
+
+  it('sends feedback with its checkpoint and starts with develop', () => {
+    expect(modelEndpoints.feedback!('s1', 'Approved', 2)).toEqual({
+      path: `${MODEL_TEAM_BASE}/feedback`,
+      body: { sessionId: 's1', feedback: 'Approved', checkpoint: 2 },
+    });
+    expect(modelEndpoints.start!({ modelType: 'NK', focus: 'x', periods: 240 }).path).toBe(
+      `${MODEL_TEAM_BASE}/develop`,
+    );
+    expect(modelEndpoints.status!('a b')).toBe(`${MODEL_TEAM_BASE}/status/a%20b`);
+  });
+
+  it('reads only results that match their schemas', () => {
+    const results = readResults({ 1: { title: 'not a theory result' }, 2: undefined });
+    expect(results).toEqual({
+      theory: undefined,
+      model: undefined,
+      calibration: undefined,
+      complete: undefined,
+    });
+    expect(modelEndpoints.readStatus!({ nonsense: true })).toBeUndefined();
+  });
+});
