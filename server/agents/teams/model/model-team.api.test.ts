@@ -262,6 +262,93 @@ describe('Model team with the scripted model', () => {
   }, 120_000);
 });
 
+describe('Model team: feedback at checkpoint 2', () => {
+  it('revises the equations with the model and checks the revision again', async () => {
+    llm.reset();
+    llm.scriptPhase('model', 'theory', {
+      json: {
+        framework: 'Adapted.',
+        assumptions: [],
+        mechanisms: [],
+        agents: [],
+        markets: [],
+        references: [1],
+      },
+    });
+    const canonical = asProposal(canonicalModel('NK'));
+    llm.scriptPhase('model', 'model', {
+      json: { explanation: 'Canonical equations kept.', ...canonical },
+    });
+    const smoothing: Proposal = {
+      explanation: 'Adds interest-rate smoothing to the rule.',
+      ...canonical,
+      parameters: [
+        ...canonical.parameters,
+        {
+          name: 'rho_i',
+          label: 'interest-rate smoothing',
+          latex: '\\rho_i',
+          value: 0.8,
+          expr: null,
+          source: 'Clarida, Galí and Gertler (1999)',
+        },
+      ],
+      equations: canonical.equations.map((e) =>
+        e.label === 'Taylor rule'
+          ? { ...e, text: 'i = rho_i*i(-1) + (1 - rho_i)*(phi_pi*pi + phi_y*x) + v', latex: null }
+          : e,
+      ),
+    };
+    llm.script({
+      agent: 'model',
+      phase: 'model',
+      match: /interest-rate smoothing/,
+      replies: [{ json: smoothing }],
+    });
+    const user = await createUser(t.app);
+    const api = client(t.app, user.accessToken);
+    const sessions = sessionClient(t.app, user.accessToken);
+    const id = (
+      (await api.post(`${BASE}/develop`, { modelType: 'NK', focus: 'Gradual policy' })).body as {
+        sessionId: string;
+      }
+    ).sessionId;
+    await sessions.waitFor(id, waitingAt(1), 30_000);
+    await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint: 1 });
+    await sessions.waitFor(id, waitingAt(2), 30_000);
+    expect((await status(user.accessToken, id)).mathematicalModel!.changes).toEqual([]);
+    await api.post(`${BASE}/feedback`, {
+      sessionId: id,
+      feedback: 'Add interest-rate smoothing to the Taylor rule',
+      checkpoint: 2,
+    });
+    await sessions.waitFor(
+      id,
+      (x) =>
+        waitingAt(2)(x) &&
+        x.results.some(
+          (r) => r.key === 'model' && (r.result as { feedback?: string | null }).feedback !== null,
+        ),
+      30_000,
+    );
+    const m = (await status(user.accessToken, id)).mathematicalModel!;
+    expect(m.feedback).toBe('Add interest-rate smoothing to the Taylor rule');
+    expect(m.checks).toEqual([expect.objectContaining({ proposal: 'model', ok: true })]);
+    expect(m.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'added', what: 'parameter', name: 'rho_i' }),
+        expect.objectContaining({ kind: 'changed', what: 'equation', name: 'Taylor rule' }),
+      ]),
+    );
+    expect(m.modFile).toContain('i = rho_i*i(-1) + (1 - rho_i)*(phi_pi*pi + phi_y*x) + v;');
+    // the revision request showed the model its previous equations and the feedback
+    const revision = llm.requestsFor('model', 'model').at(-1)!;
+    expect(JSON.stringify(revision.messages)).toMatch(
+      /The researcher's feedback on the model: Add interest-rate smoothing/,
+    );
+  }, 90_000);
+});
+
 describe('Model team: bad requests', () => {
   it('refuses an unknown type, a blank focus, periods out of range; unparsable periods become 240', async () => {
     const user = await createUser(t.app);
