@@ -1,9 +1,19 @@
-import type { Reference } from './literature';
-
 /**
  * References as CSL-JSON, the form citation-js turns into BibTeX and RIS (on the server for the
  * saved bibliography, in the browser for downloads). Pure: no citation-js import here.
  */
+
+/** The fields of a reference (common/teams/literature.ts Reference) an export needs. */
+export interface CitableReference {
+  number: number;
+  title: string;
+  authors: string[];
+  year?: number;
+  published?: string;
+  doi?: string;
+  url?: string;
+  venue?: string;
+}
 
 export interface CslName {
   given?: string;
@@ -30,7 +40,7 @@ export function nameParts(name: string): CslName {
   return { given: parts.slice(0, -1).join(' '), family: parts[parts.length - 1]! };
 }
 
-function citationKey(ref: Reference, used: Map<string, number>): string {
+function citationKey(ref: CitableReference, used: Map<string, number>): string {
   const first = ref.authors[0] ? nameParts(ref.authors[0]) : undefined;
   const family = (first?.family ?? first?.literal ?? 'Anon')
     .normalize('NFKD')
@@ -41,7 +51,7 @@ function citationKey(ref: Reference, used: Map<string, number>): string {
   return n === 0 ? stem : `${stem}${String.fromCharCode(96 + n)}`;
 }
 
-export function referencesToCsl(references: readonly Reference[]): CslReference[] {
+export function referencesToCsl(references: readonly CitableReference[]): CslReference[] {
   const used = new Map<string, number>();
   return references.map((ref) => {
     const item: CslReference = {
