@@ -105,7 +105,7 @@ export function createFred(options: FredOptions): FredClient {
 
 /** FRED's error replies: {error_code, error_message}; 400 for an unknown series or a bad key. */
 function fredFailure(status: number, text: string, seriesId: string): DataSourceError {
-  let message = '';
+  let message: string;
   try {
     message = String((JSON.parse(text) as { error_message?: string }).error_message ?? '');
   } catch {
