@@ -230,7 +230,10 @@ describe('a literature review end to end', () => {
     const bibText = (bib.body as { data: { document: { content: string } } }).data.document.content;
     expect(bibText.match(/^@\w+\{/gm)).toHaveLength(3);
 
-    // The socket carried the checkpoints and the completion.
+    // The socket carried the checkpoints and the completion (it may trail the HTTP reads).
+    await socket.waitFor(
+      (m) => isUpdate(m) && m.sessionId === id && m.updateType === 'process_completed',
+    );
     const updates = socket.messages.filter(isUpdate).filter((m) => m.sessionId === id);
     const checkpoints = updates
       .filter((m) => m.updateType === 'checkpoint_reached')
