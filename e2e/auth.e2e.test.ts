@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiLogin, E2E_ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  apiCall,
-  createAccount,
+  api,
   DESKTOP,
   expectAxeClean,
+  newAccount,
   newPage,
   PHONE,
   screenshot,
   SESSION_KEYS,
-  settled,
+  settleAnimations,
+  signInAsAdmin,
   storedItems,
   storeSession,
   type Session,
-} from './webshell.helpers';
+} from './support';
 
 /**
  * Accounts in the browser against the real server: registration, the pending message, approval
@@ -34,7 +35,7 @@ let admin: Session;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  admin = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+  admin = await signInAsAdmin(server);
 });
 
 afterAll(async () => {
@@ -42,7 +43,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page, email: string, password: string) {
+/** Signs in through the login form, as a person does. */
+async function signInWithForm(page: Page, email: string, password: string) {
   await page.goto(`${server.baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
@@ -77,7 +79,7 @@ describe('accounts in the browser', () => {
       );
 
       // Pending: the server's message, nothing stored.
-      await signIn(page, user.email, user.password);
+      await signInWithForm(page, user.email, user.password);
       await expect(page.getByTestId('login-error').textContent()).resolves.toBe(PENDING);
       expect(Object.values(await storedItems(page)).every((v) => v === null)).toBe(true);
 
@@ -94,12 +96,12 @@ describe('accounts in the browser', () => {
       await expect(row.getByRole('button', { name: /^Approve/ }).count()).resolves.toBe(0);
 
       // Wrong password: the server's message.
-      await signIn(page, user.email, 'wrong-password');
+      await signInWithForm(page, user.email, 'wrong-password');
       await expect(page.getByTestId('login-error').textContent()).resolves.toBe(
         'Invalid email or password',
       );
 
-      await signIn(page, user.email, user.password);
+      await signInWithForm(page, user.email, user.password);
       await page.waitForURL(`${server.baseUrl}/app`);
       const items = await storedItems(page);
       expect(items.accessToken).toBeTruthy();
@@ -120,13 +122,13 @@ describe('accounts in the browser', () => {
       await expect(menu.textContent()).resolves.toMatch(/approved/i);
       await menu.getByRole('menuitem').first().click();
       await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
-      const unread = await apiCall<{ data: { unreadCount: number } }>(
+      const unread = await api<{ data: { unreadCount: number } }>(
         server,
         'GET',
         '/api/notifications',
         { token: items.accessToken ?? '' },
       );
-      expect(unread.json.data.unreadCount).toBe(0);
+      expect(unread.body.data.unreadCount).toBe(0);
 
       // Sign out: the refresh token is revoked and the four items are gone.
       const refreshToken = items.refreshToken ?? '';
@@ -134,7 +136,7 @@ describe('accounts in the browser', () => {
       await page.waitForURL(`${server.baseUrl}/login`);
       const after = await storedItems(page);
       for (const key of SESSION_KEYS) expect(after[key]).toBeNull();
-      const reuse = await apiCall(server, 'POST', '/api/auth/refresh', { body: { refreshToken } });
+      const reuse = await api(server, 'POST', '/api/auth/refresh', { body: { refreshToken } });
       expect(reuse.status).toBe(401);
       // And /app is closed again.
       await page.goto(`${server.baseUrl}/app`);
@@ -151,8 +153,7 @@ describe('accounts in the browser', () => {
       password: 'refresh-password',
       displayName: 'Re Fresh',
     };
-    await createAccount(server, admin.tokens.accessToken, account);
-    const session = await apiLogin(server.baseUrl, account.email, account.password);
+    const { session } = await newAccount(server, account);
     const { context, page } = await newPage(browser);
     try {
       await storeSession(page, server, {
@@ -188,7 +189,7 @@ describe('accounts in the browser', () => {
         throw err;
       });
       await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
-      await screenshot(page, 'refreshed-1440');
+      await screenshot(page, 'refreshed');
       expect(page.url()).toBe(`${server.baseUrl}/app`);
       const items = await storedItems(page);
       expect(items.accessToken).not.toBe('garbage.token.value');
@@ -196,7 +197,7 @@ describe('accounts in the browser', () => {
       expect(unauthorised.length).toBeGreaterThan(0);
       expect(refreshes).toBe(1);
       // The new access token works.
-      const profile = await apiCall(server, 'GET', '/api/auth/profile', {
+      const profile = await api(server, 'GET', '/api/auth/profile', {
         token: items.accessToken ?? '',
       });
       expect(profile.status).toBe(200);
@@ -211,9 +212,8 @@ describe('accounts in the browser', () => {
       password: 'dark-password',
       displayName: 'Dee Ark',
     };
-    await createAccount(server, admin.tokens.accessToken, account);
-    const session = await apiLogin(server.baseUrl, account.email, account.password);
-    const saved = await apiCall(server, 'PUT', '/api/settings', {
+    const { session } = await newAccount(server, account);
+    const saved = await api(server, 'PUT', '/api/settings', {
       token: session.tokens.accessToken,
       body: { profile: { theme: 'dark' } },
     });
@@ -225,10 +225,10 @@ describe('accounts in the browser', () => {
       await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(background).toBe('rgb(14, 20, 33)');
-      await screenshot(page, 'shell-dark-1440');
+      await screenshot(page, 'shell-dark');
 
       // 'system' with a light browser is light; with a dark browser, dark.
-      await apiCall(server, 'PUT', '/api/settings', {
+      await api(server, 'PUT', '/api/settings', {
         token: session.tokens.accessToken,
         body: { profile: { theme: 'system' } },
       });
@@ -257,8 +257,7 @@ describe('accounts in the browser', () => {
       password: 'shell-password',
       displayName: 'Shelly Researcher',
     };
-    await createAccount(server, admin.tokens.accessToken, account);
-    const session = await apiLogin(server.baseUrl, account.email, account.password);
+    const { session } = await newAccount(server, account);
 
     const wide = await newPage(browser, DESKTOP);
     try {
@@ -287,7 +286,7 @@ describe('accounts in the browser', () => {
       await expect(nav.getByRole('link', { name: 'Settings' }).count()).resolves.toBe(0);
       await nav.getByRole('button', { name: 'Resources' }).click();
       // Click once the section has finished opening, not while its links still move.
-      await settled(page);
+      await settleAnimations(page);
       await nav.getByRole('link', { name: 'Settings' }).click();
       await page.waitForURL(`${server.baseUrl}/app/settings`);
       await expect(nav.getByRole('link', { name: 'Administration' }).count()).resolves.toBe(0);
@@ -297,7 +296,7 @@ describe('accounts in the browser', () => {
       await page.waitForURL(`${server.baseUrl}/app/agent-workflow`);
       await nav.getByRole('link', { name: 'Data New' }).click();
       await page.waitForURL(`${server.baseUrl}/app/data-team`);
-      await page.getByText('The Data team screen is coming soon.').waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Data Team').waitFor();
 
       for (const [from, to] of [
         ['/projects', '/app/project-manager'],
@@ -312,10 +311,10 @@ describe('accounts in the browser', () => {
       await page.waitForURL(`${server.baseUrl}/app/project-manager?search=labour%20supply`);
 
       // The shell around a page of its own (the Overview page has its own tests).
-      await page.goto(`${server.baseUrl}/app/ideation-team`);
+      await page.goto(`${server.baseUrl}/app/documentation`);
       await nav.waitFor();
-      await page.getByText('The Ideation team screen is coming soon.').waitFor();
-      await screenshot(page, 'shell-1440');
+      await page.getByRole('heading', { name: 'Documentation', level: 1 }).waitFor();
+      await screenshot(page, 'shell');
       await expectAxeClean(page, '/app shell @1440');
 
       await page.getByRole('button', { name: 'Account menu' }).click();
@@ -347,19 +346,19 @@ describe('accounts in the browser', () => {
     try {
       const { page } = phone;
       await storeSession(page, server, session);
-      await page.goto(`${server.baseUrl}/app/literature-team`);
+      await page.goto(`${server.baseUrl}/app/documentation`);
       // The permanent drawer is hidden; the menu button opens the temporary one.
       await page.getByRole('button', { name: 'Open navigation' }).waitFor();
-      await page.getByText('The Literature team screen is coming soon.').waitFor();
+      await page.getByRole('heading', { name: 'Documentation', level: 1 }).waitFor();
       await expect(page.getByRole('navigation', { name: 'Main navigation' }).count()).resolves.toBe(
         0,
       );
-      await screenshot(page, 'shell-390');
+      await screenshot(page, 'shell');
       await expectAxeClean(page, '/app @390');
       await page.getByRole('button', { name: 'Open navigation' }).click();
       const drawer = page.getByRole('navigation', { name: 'Main navigation' });
       await drawer.waitFor();
-      await screenshot(page, 'shell-drawer-390');
+      await screenshot(page, 'shell-drawer');
       await expectAxeClean(page, 'drawer @390');
       await drawer.getByRole('link', { name: 'Project Manager' }).click();
       await page.waitForURL(`${server.baseUrl}/app/project-manager`);

@@ -8,14 +8,15 @@ import {
   type RunningServer,
 } from './harness';
 import {
-  approvedUser,
-  call,
+  api,
+  apiOk,
   expectAxeClean,
+  newAccount,
   openPage,
-  type Session,
-  shot,
+  screenshot,
   VIEWPORTS,
-} from './web-pages.helpers';
+  type Session,
+} from './support';
 
 /**
  * The dashboard (platform.md §2) against the real server with the runtime's test team: first
@@ -29,31 +30,30 @@ let browser: Browser;
 let dana: Session;
 
 async function dashboard(): Promise<Dashboard> {
-  const r = await call<{ data: Dashboard }>(server.baseUrl, 'GET', '/api/dashboard', {
+  const r = await api<{ data: Dashboard }>(server, 'GET', '/api/dashboard', {
     token: dana.tokens.accessToken,
   });
   expect(r.status).toBe(200);
   return r.body.data;
 }
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await call<T>(server.baseUrl, method, path, { token: dana.tokens.accessToken, body });
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
+/** A call as Dana that must succeed. */
+function asDana<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return apiOk<T>(server, method, path, { token: dana.tokens.accessToken, body });
 }
 
 function open(width: number, height: number): Promise<Page> {
-  return openPage(browser, server.baseUrl, dana, '/app', { width, height });
+  return openPage(browser, server, dana, '/app', { width, height });
 }
 
 beforeAll(async () => {
   server = await startServer({ command: SERVE_WITH_TEST_TEAM_COMMAND });
   browser = await launchBrowser();
-  dana = await approvedUser(server, {
+  ({ session: dana } = await newAccount(server, {
     email: 'dana.dashboard@e2e.example',
     password: 'dana-password-1',
     displayName: 'Dana Dashboard',
-  });
+  }));
 });
 
 afterAll(async () => {
@@ -98,14 +98,21 @@ describe('Dashboard', () => {
       .getByText('No projects yet: the distribution appears once you create projects.')
       .waitFor();
 
-    // The teams launcher: the maturity labels of common/constants TEAMS, each a link.
+    // The teams launcher: 'ready' exactly for the teams this server runs, each a link.
     const launcher = page.getByRole('region', { name: 'AI Research Teams' });
+    const running = await asDana<{ teams: Array<{ id: string; available: boolean }> }>(
+      'GET',
+      '/api/agents/teams',
+    );
+    const ready = (id: string) =>
+      running.teams.some((t) => t.id === id && t.available) ? 'ready' : 'coming soon';
+    expect(running.teams.some((t) => t.id === 'runtime-test')).toBe(true);
     for (const [name, label] of [
-      ['Ideation', 'ready'],
-      ['Literature Review', 'ready'],
-      ['Data', 'coming soon'],
-      ['Model', 'coming soon'],
-      ['Code', 'coming soon'],
+      ['Ideation', ready('ideation')],
+      ['Literature Review', ready('literature')],
+      ['Data', ready('data')],
+      ['Model', ready('model')],
+      ['Code', ready('code')],
       ['Customized Workflow', 'in development'],
     ]) {
       const link = launcher.getByRole('link', { name: new RegExp(`^${name}`) });
@@ -118,7 +125,7 @@ describe('Dashboard', () => {
       await launcher.getByRole('link', { name: /^Customized Workflow/ }).getAttribute('href'),
     ).toBe('/app/agent-workflow');
 
-    await shot(page, 'dashboard-empty-wide');
+    await screenshot(page, 'dashboard-empty');
     await expectAxeClean(page, 'empty dashboard');
     await launcher.getByRole('link', { name: /^Ideation/ }).click();
     await page.waitForURL('**/app/ideation-team');
@@ -129,28 +136,32 @@ describe('Dashboard', () => {
     const areas = ['Labor Economics', 'Labor Economics', 'Macroeconomics'];
     const ids: string[] = [];
     for (const [i, researchArea] of areas.entries()) {
-      const r = await api<{ data: { project: { id: string } } }>('POST', '/api/projects', {
+      const r = await asDana<{ data: { project: { id: string } } }>('POST', '/api/projects', {
         title: `Dashboard project ${i + 1}`,
         researchArea,
         status: i === 0 ? 'active' : 'planning',
       });
       ids.push(r.data.project.id);
     }
-    const ds = await api<{ data: { dataset: { id: string } } }>('POST', '/api/datasets', {
+    const ds = await asDana<{ data: { dataset: { id: string } } }>('POST', '/api/datasets', {
       name: 'County employment (QCEW)',
       source: 'bls',
       dataType: 'panel',
     });
-    await api('PUT', `/api/projects/${ids[0]}`, { datasets: [ds.data.dataset.id] });
-    const started = await api<{ session: { sessionId: string } }>('POST', '/api/agents/sessions', {
-      teamId: 'runtime-test',
-      input: { topic: 'Minimum wage spillovers' },
-      projectId: ids[0],
-    });
+    await asDana('PUT', `/api/projects/${ids[0]}`, { datasets: [ds.data.dataset.id] });
+    const started = await asDana<{ session: { sessionId: string } }>(
+      'POST',
+      '/api/agents/sessions',
+      {
+        teamId: 'runtime-test',
+        input: { topic: 'Minimum wage spillovers' },
+        projectId: ids[0],
+      },
+    );
     const sessionId = started.session.sessionId;
     // Wait until it pauses at its first checkpoint (an open session with logged events).
     for (let i = 0; i < 100; i++) {
-      const s = await api<{ session: { status: string } }>(
+      const s = await asDana<{ session: { status: string } }>(
         'GET',
         `/api/agents/sessions/${sessionId}`,
       );
@@ -203,7 +214,7 @@ describe('Dashboard', () => {
       expect(svgText).toContain('Labor Economics');
       expect(svgText).toContain('Macroeconomics');
       expect(svgText).toContain('Projects (count)');
-      await shot(page, `dashboard-${vp.name}`);
+      await screenshot(page, 'dashboard');
       await expectAxeClean(page, `dashboard (${vp.name})`);
       await page.context().close();
     }

@@ -15,6 +15,7 @@ export {
 export { defineService, type ServiceDeps, type ServiceSpec, type ServicesOf } from './services';
 export { envBoolean, envOptionalString, type EnvFragment } from './env';
 export type { Workspace } from './workspace';
+export type { ModelHandle } from '../llm/model-layer';
 export { teamActor } from './route-helpers';
 export type { PhaseLog, SessionInfo, TeamAvailability, TeamDefinition } from '../team';
 export type { SessionActor, SessionService } from '../types';
