@@ -12,7 +12,7 @@ import { queryOne, queryRows, toNumber, type Cell } from './duckdb';
 import { DataError } from './errors';
 import type { ColumnInfo } from './ingest';
 import { ident } from './sql';
-import { binExpression, MAX_HISTOGRAM_BINS } from './stats';
+import { binExpression, histogramBins, MAX_HISTOGRAM_BINS } from './stats';
 import { buildPeriodTable, dateLabel, findTimeIndex, periodFrequency } from './timeseries';
 
 /**
@@ -223,17 +223,7 @@ async function histogramOf(conn: DuckDBConnection, name: string): Promise<Histog
     conn,
     `SELECT ${binExpression(x, { lo, hi, bins })} AS b, count(*)::DOUBLE AS n FROM src WHERE ${x} IS NOT NULL GROUP BY 1`,
   );
-  const counts = new Array<number>(bins).fill(0);
-  for (const r of rows) {
-    const b = toNumber(r.b);
-    if (b !== null && b >= 0 && b < bins) counts[b] = toNumber(r.n) ?? 0;
-  }
-  const step = (hi - lo) / bins;
-  return counts.map((count, j) => ({
-    start: j * step + lo,
-    end: j === bins - 1 ? hi : (j + 1) * step + lo,
-    count,
-  }));
+  return histogramBins({ lo, hi, bins }, rows);
 }
 
 const AGG_SQL: Record<ChartAggregate, (x: string) => string> = {

@@ -1,6 +1,7 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnProfile, Correlations } from '../../../common/teams/data';
-import { queryOne, toNumber } from './duckdb';
+import { familyOf } from './columns';
+import { queryOne, toNumber, type Row } from './duckdb';
+import type { SourcePool } from './profile';
 import { ident } from './sql';
 import { spearmanMatrix } from './spearman';
 
@@ -19,16 +20,15 @@ export const MAX_CORRELATION_COLUMNS = 30;
  */
 export const SPEARMAN_EXACT_ROWS = 50_000;
 
-/** The numeric columns a correlation matrix covers: numeric storage, at least two values. */
-export function correlationColumns(columns: ColumnProfile[]): {
-  names: string[];
-  truncated: boolean;
-} {
-  const eligible = columns.filter((c) => c.numeric !== undefined && c.distinct > 1 && c.count >= 2);
-  return {
-    names: eligible.slice(0, MAX_CORRELATION_COLUMNS).map((c) => c.name),
-    truncated: eligible.length > MAX_CORRELATION_COLUMNS,
-  };
+/**
+ * Columns a matrix may cover, known before any statistics: the first numeric columns by
+ * storage type (a few more than MAX_CORRELATION_COLUMNS, as constant ones drop out later).
+ */
+export function correlationCandidates(info: { name: string; type: string }[]): string[] {
+  return info
+    .filter((c) => familyOf(c.type) === 'numeric')
+    .slice(0, MAX_CORRELATION_COLUMNS + 10)
+    .map((c) => c.name);
 }
 
 const square = (k: number, diagonal: number | null) =>
@@ -38,46 +38,88 @@ const square = (k: number, diagonal: number | null) =>
 
 const finite = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
 
-export async function correlations(
-  conn: DuckDBConnection,
-  columns: ColumnProfile[],
+interface RawMatrices {
+  names: string[];
+  pearson: (number | null)[][];
+  spearman: (number | null)[][];
+  spearmanSampleRows: number | null;
+  /** Numeric columns beyond the candidates. */
+  beyond: boolean;
+}
+
+/**
+ * Pearson (every row, one scan) and Spearman (JavaScript, at most SPEARMAN_EXACT_ROWS rows) of
+ * the candidate columns; both start at once on the pool, before the column statistics are in.
+ */
+export async function candidateCorrelations(
+  pool: SourcePool,
+  candidates: string[],
+  allNumeric: number,
   rowCount: number,
-): Promise<Correlations> {
-  const { names, truncated } = correlationColumns(columns);
-  const k = names.length;
+): Promise<RawMatrices> {
+  const k = candidates.length;
   const pearson = square(k, 1);
   const spearman = square(k, 1);
   const sampled = rowCount > SPEARMAN_EXACT_ROWS;
-  if (k < 2) return { columns: names, pearson, spearman, spearmanSampleRows: null, truncated };
+  const beyond = allNumeric > k;
+  if (k < 2) return { names: candidates, pearson, spearman, spearmanSampleRows: null, beyond };
   const pairs: [number, number][] = [];
   for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) pairs.push([i, j]);
-  const x = (i: number) => `${ident(names[i]!)}::DOUBLE`;
+  const x = (i: number) => `${ident(candidates[i]!)}::DOUBLE`;
   const set = (m: (number | null)[][], i: number, j: number, v: number | null) => {
     m[i]![j] = finite(v);
     m[j]![i] = finite(v);
   };
-
-  // Pearson: every pair in one scan (DuckDB's corr skips rows where either value is NULL).
-  const p = await queryOne(
-    conn,
-    `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
-  );
-  for (const [i, j] of pairs) set(pearson, i, j, toNumber(p[`p${i}_${j}`]));
-
-  // Spearman in JavaScript over at most SPEARMAN_EXACT_ROWS rows: every row of smaller tables,
-  // else every step-th row by position in the file (an even, repeatable sample). Ranking is a
-  // sort, which DuckDB's window functions do several times slower than a typed-array sort.
+  // Spearman's rows: every row of smaller tables, else every step-th row by position in the
+  // file (an even, repeatable sample). Ranking is a sort, which DuckDB's window functions do
+  // several times slower than a typed-array sort.
   const step = sampled ? Math.ceil(rowCount / SPEARMAN_EXACT_ROWS) : 1;
-  const reader = await conn.runAndReadAll(
-    `SELECT ${names.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
-      (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
-  );
-  const columnsJs = reader.getColumnsJS();
-  const arrays = columnsJs.map((values) =>
-    Float64Array.from(values, (v) => (typeof v === 'number' ? v : NaN)),
-  );
-  const matrix = spearmanMatrix(arrays);
+  const [p, arrays] = await pool.run<Row | Float64Array[]>([
+    // DuckDB's corr skips the rows where either value is NULL (pandas' pairwise rule).
+    (c) =>
+      queryOne(
+        c,
+        `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
+      ),
+    async (c) => {
+      const reader = await c.runAndReadAll(
+        `SELECT ${candidates.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
+          (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
+      );
+      return reader
+        .getColumnsJS()
+        .map((values) => Float64Array.from(values, (v) => (typeof v === 'number' ? v : NaN)));
+    },
+  ]);
+  for (const [i, j] of pairs) set(pearson, i, j, toNumber((p as Row)[`p${i}_${j}`]));
+  const columns = arrays as Float64Array[];
+  const matrix = spearmanMatrix(columns);
   for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
-  const spearmanSampleRows = sampled ? (arrays[0]?.length ?? 0) : null;
-  return { columns: names, pearson, spearman, spearmanSampleRows, truncated };
+  return {
+    names: candidates,
+    pearson,
+    spearman,
+    spearmanSampleRows: sampled ? (columns[0]?.length ?? 0) : null,
+    beyond,
+  };
+}
+
+/** The matrices on the columns that qualify (numeric, at least two values), at most the cap. */
+export function selectCorrelations(raw: RawMatrices, columns: ColumnProfile[]): Correlations {
+  const byName = new Map(columns.map((c) => [c.name, c]));
+  const eligible = raw.names
+    .map((name, i) => ({ name, i }))
+    .filter(({ name }) => {
+      const c = byName.get(name);
+      return c?.numeric !== undefined && c.distinct > 1 && c.count >= 2;
+    });
+  const kept = eligible.slice(0, MAX_CORRELATION_COLUMNS);
+  const pick = (m: (number | null)[][]) => kept.map((a) => kept.map((b) => m[a.i]![b.i] ?? null));
+  return {
+    columns: kept.map((k) => k.name),
+    pearson: pick(raw.pearson),
+    spearman: pick(raw.spearman),
+    spearmanSampleRows: kept.length >= 2 ? raw.spearmanSampleRows : null,
+    truncated: eligible.length > MAX_CORRELATION_COLUMNS || raw.beyond,
+  };
 }

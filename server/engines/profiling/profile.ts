@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetProfile } from '../../../common/teams/data';
 import { computeAlerts } from './alerts';
-import { profiledColumns } from './columns';
-import { correlations } from './correlations';
+import { familyOf, profiledColumns } from './columns';
+import { candidateCorrelations, correlationCandidates, selectCorrelations } from './correlations';
 import { queryOne, queryRows, toNumber, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
 import { literal, parquet } from './sql';
@@ -84,18 +84,26 @@ export async function profileSource(
   pool: SourcePool = serialPool(conn),
 ): Promise<DatasetProfile> {
   const rowCount = toNumber((await queryOne(conn, 'SELECT count(*) AS n FROM src')).n) ?? 0;
+  // Correlations need only the storage types to start: they run beside the column statistics.
+  const candidates = correlationCandidates(info);
+  const numericCount = info.filter((c) => familyOf(c.type) === 'numeric').length;
+  const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount);
+  matrices.catch(() => undefined); // awaited below; a failure surfaces there
   const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool);
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different
   // value in every row (an id) already proves there are none, without hashing whole rows.
   const keyColumn = columns.some((c) => c.missing === 0 && c.distinct === rowCount);
-  const distinctRows = keyColumn
-    ? rowCount
-    : (toNumber(
-        (await queryOne(conn, 'SELECT count(*) AS n FROM (SELECT DISTINCT * FROM src)')).n,
-      ) ?? rowCount);
+  const [distinctRows, timeSeries, raw] = await Promise.all([
+    keyColumn
+      ? rowCount
+      : pool
+          .run([(c) => queryOne(c, 'SELECT count(*) AS n FROM (SELECT DISTINCT * FROM src)')])
+          .then(([row]) => toNumber(row?.n) ?? rowCount),
+    profileTimeSeries(conn, columns),
+    matrices,
+  ]);
   const duplicateRows = rowCount - distinctRows;
-  const corr = await correlations(conn, columns, rowCount);
-  const timeSeries = await profileTimeSeries(conn, columns);
+  const corr = selectCorrelations(raw, columns);
 
   const missingCells = columns.reduce((s, c) => s + c.missing, 0);
   const cells = rowCount * columns.length;

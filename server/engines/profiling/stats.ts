@@ -11,11 +11,12 @@ import type { SourcePool } from './profile';
 import { ident, num } from './sql';
 
 /**
- * Per-column statistics in three passes over the table `src`:
- *   1. one scan computes every column's counts, moments, quantiles, zeros and lengths;
- *   2. one GROUP BY per column gives distinct and unique counts and the top values;
- *   3. one scan bins every numeric column and counts its outliers (it needs pass 1's numbers).
- * Only these aggregates come back to JavaScript.
+ * Per-column statistics of the table `src`. Every column is grouped once by value (the one
+ * pass over all rows that exact distinct counts need anyway); for a numeric column everything
+ * else (count, sum, mean, moments, exact quantiles, zeros, outliers, histogram) is then read
+ * from that small table of distinct values and their counts, not from the rows again. One more
+ * scan covers what the other kinds need (text lengths, date range, true count). Columns go to
+ * the connection pool side by side; only aggregates come back to JavaScript.
  */
 
 export const TOP_VALUES = 10;
@@ -25,17 +26,19 @@ export const IQR_FACTOR = 1.5;
 
 const QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
 
-interface PassOne {
+interface ValueCounts {
   count: number;
-  min?: number;
-  max?: number;
-  mean?: number;
-  sd?: number | null;
-  variance?: number | null;
-  sum?: number;
-  quantiles?: number[];
-  zeros?: number;
-  negatives?: number;
+  distinct: number;
+  unique: number;
+  top: { value: Cell; count: number }[];
+}
+
+interface NumericFacts extends ValueCounts {
+  stats: NumericStats | null;
+}
+
+interface OtherFacts {
+  count: number;
   minLength?: number;
   meanLength?: number;
   maxLength?: number;
@@ -45,24 +48,17 @@ interface PassOne {
   trueCount?: number;
 }
 
-function passOneSql(columns: ProfiledColumn[]): string {
+/** One scan for what non-numeric columns need besides their value counts. */
+async function otherFacts(
+  conn: DuckDBConnection,
+  columns: ProfiledColumn[],
+): Promise<Map<number, OtherFacts>> {
   const parts: string[] = [];
   for (const c of columns) {
     const p = `c${c.index}_`;
     const x = c.expr;
     parts.push(`count(${ident(c.name)})::DOUBLE AS ${p}n`);
-    if (c.family === 'numeric') {
-      parts.push(
-        `min(${x}) AS ${p}min`,
-        `max(${x}) AS ${p}max`,
-        `avg(${x}) AS ${p}mean`,
-        `stddev_samp(${x}) AS ${p}sd`,
-        `var_samp(${x}) AS ${p}var`,
-        `sum(${x}) AS ${p}sum`,
-        `count_if(${x} = 0)::DOUBLE AS ${p}zeros`,
-        `count_if(${x} < 0)::DOUBLE AS ${p}neg`,
-      );
-    } else if (c.family === 'string') {
+    if (c.family === 'string') {
       parts.push(
         `min(length(${x}))::DOUBLE AS ${p}minlen`,
         `avg(length(${x})) AS ${p}meanlen`,
@@ -75,65 +71,55 @@ function passOneSql(columns: ProfiledColumn[]): string {
       parts.push(`count_if(${ident(c.name)})::DOUBLE AS ${p}true`);
     }
   }
-  return `SELECT ${parts.join(', ')} FROM src`;
-}
-
-function readPassOne(row: Row, c: ProfiledColumn): PassOne {
-  const p = `c${c.index}_`;
-  const n = (k: string) => toNumber(row[p + k]);
-  const out: PassOne = { count: n('n') ?? 0 };
-  if (c.family === 'numeric' && out.count > 0) {
-    out.min = n('min') ?? undefined;
-    out.max = n('max') ?? undefined;
-    out.mean = n('mean') ?? undefined;
-    out.sd = n('sd');
-    out.variance = n('var');
-    out.sum = n('sum') ?? 0;
-    out.zeros = n('zeros') ?? 0;
-    out.negatives = n('neg') ?? 0;
-  } else if (c.family === 'string' && out.count > 0) {
-    out.minLength = n('minlen') ?? 0;
-    out.meanLength = n('meanlen') ?? 0;
-    out.maxLength = n('maxlen') ?? 0;
-    out.blank = n('blank') ?? 0;
-  } else if (c.family === 'datetime' && out.count > 0) {
-    out.minText = String(row[p + 'mint']);
-    out.maxText = String(row[p + 'maxt']);
-  } else if (c.family === 'boolean') {
-    out.trueCount = n('true') ?? 0;
+  const out = new Map<number, OtherFacts>();
+  if (parts.length === 0) return out;
+  const row = await queryOne(conn, `SELECT ${parts.join(', ')} FROM src`);
+  for (const c of columns) {
+    const p = `c${c.index}_`;
+    const n = (k: string) => toNumber(row[p + k]);
+    const f: OtherFacts = { count: n('n') ?? 0 };
+    if (c.family === 'string' && f.count > 0) {
+      f.minLength = n('minlen') ?? 0;
+      f.meanLength = n('meanlen') ?? 0;
+      f.maxLength = n('maxlen') ?? 0;
+      f.blank = n('blank') ?? 0;
+    } else if (c.family === 'datetime' && f.count > 0) {
+      f.minText = String(row[p + 'mint']);
+      f.maxText = String(row[p + 'maxt']);
+    } else if (c.family === 'boolean') {
+      f.trueCount = n('true') ?? 0;
+    }
+    out.set(c.index, f);
   }
   return out;
 }
 
-interface ValueCounts {
-  distinct: number;
-  unique: number;
-  top: { value: Cell; count: number }[];
-}
-
-/** Distinct and unique counts and the most frequent values of one column (one GROUP BY). */
+/** Distinct and unique counts and the most frequent values of a non-numeric column. */
 async function valueCounts(conn: DuckDBConnection, c: ProfiledColumn): Promise<ValueCounts> {
-  // Numbers are grouped as DOUBLE (1 and 1.0 are one value); dates are grouped as they are
-  // and only the top ones turned into text.
+  // Dates are grouped as they are and only the top ones turned into text.
   const v = c.family === 'datetime' ? ident(c.name) : c.expr;
   const shown = c.family === 'datetime' ? 'v::VARCHAR' : 'v';
   const row = await queryOne(
     conn,
     `WITH g AS MATERIALIZED (SELECT ${v} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)
-     SELECT count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u,
+     SELECT sum(n) AS c, count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u,
        (SELECT list({'v': ${shown}, 'n': n}) FROM (SELECT v, n FROM g ORDER BY n DESC, v LIMIT ${TOP_VALUES})) AS top
      FROM g`,
   );
-  const top = Array.isArray(row.top) ? row.top : [];
   return {
+    count: toNumber(row.c) ?? 0,
     distinct: toNumber(row.d) ?? 0,
     unique: toNumber(row.u) ?? 0,
-    top: top.map((t) => {
-      const o = (t ?? {}) as Record<string, Cell>;
-      const value = c.family === 'numeric' ? toNumber(o.v) : (o.v ?? null);
-      return { value, count: toNumber(o.n) ?? 0 };
-    }),
+    top: readTop(row.top, false),
   };
+}
+
+function readTop(cell: Cell | undefined, numeric: boolean): { value: Cell; count: number }[] {
+  const list = Array.isArray(cell) ? cell : [];
+  return list.map((t) => {
+    const o = (t ?? {}) as Record<string, Cell>;
+    return { value: numeric ? toNumber(o.v) : (o.v ?? null), count: toNumber(o.n) ?? 0 };
+  });
 }
 
 export interface Binning {
@@ -148,18 +134,10 @@ export interface Binning {
  * an edge fall in the bin that starts there (the last bin is closed).
  */
 export function binExpression(x: string, b: Binning): string {
-  return binFromGuess(x, binGuess(x, b), b);
-}
-
-/** The first guess of the bin: the scaled value, truncated (numpy's f_indices.astype(intp)). */
-function binGuess(x: string, b: Binning): string {
   const norm = b.bins / (b.hi - b.lo);
-  return `least(trunc((${x} - ${num(b.lo)}) * ${num(norm)})::BIGINT, ${b.bins - 1})`;
-}
-
-/** The guess corrected against the edges lo + j * step. */
-function binFromGuess(x: string, guess: string, b: Binning): string {
   const step = (b.hi - b.lo) / b.bins;
+  // least() skips NULLs: callers filter missing values out first.
+  const guess = `least(trunc((${x} - ${num(b.lo)}) * ${num(norm)})::BIGINT, ${b.bins - 1})`;
   const edge = (j: string) => `(${j} * ${num(step)} + ${num(b.lo)})`;
   return (
     `CASE WHEN ${x} < ${edge(guess)} THEN ${guess} - 1 ` +
@@ -168,12 +146,19 @@ function binFromGuess(x: string, guess: string, b: Binning): string {
   );
 }
 
-interface PassThree {
-  histogram: HistogramBin[];
-  zScore: number;
-  iqr: number;
-  skewness: number | null;
-  kurtosis: number | null;
+/** The bins of numpy's histogram from (bin index, count) rows. */
+export function histogramBins(b: Binning, rows: Row[]): HistogramBin[] {
+  const step = (b.hi - b.lo) / b.bins;
+  const counts = new Array<number>(b.bins).fill(0);
+  for (const r of rows) {
+    const k = toNumber(r.b);
+    if (k !== null && k >= 0 && k < b.bins) counts[k] = toNumber(r.n) ?? 0;
+  }
+  return counts.map((count, j) => ({
+    start: j * step + b.lo,
+    end: j === b.bins - 1 ? b.hi : (j + 1) * step + b.lo,
+    count,
+  }));
 }
 
 /**
@@ -202,105 +187,116 @@ export function shapeFromCentralSums(
   return { skewness, kurtosis };
 }
 
-async function passThree(
-  pool: SourcePool,
-  items: { c: ProfiledColumn; one: PassOne; distinct: number }[],
-): Promise<Map<number, PassThree>> {
-  const result = new Map<number, PassThree>();
-  const parts: string[] = [];
-  // The inner query computes each column's value, deviation and bin guess once per row.
-  const inner: string[] = [];
-  const binnings = new Map<number, Binning>();
-  for (const { c, one, distinct } of items) {
-    const p = `c${c.index}_`;
-    const x = `x${c.index}`;
-    inner.push(`${c.expr} AS ${x}`, `${c.expr} - ${num(one.mean!)} AS d${c.index}`);
-    const [lo, hi] = [one.min!, one.max!];
-    const q1 = one.quantiles![1]!;
-    const q3 = one.quantiles![3]!;
-    const spread = IQR_FACTOR * (q3 - q1);
-    parts.push(
-      `count_if(${x} < ${num(q1 - spread)} OR ${x} > ${num(q3 + spread)})::DOUBLE AS ${p}iqr`,
+let tableSeq = 0;
+
+/**
+ * Everything about a numeric column from one GROUP BY: the table of its distinct values and
+ * their counts (`g`, connection-private), then small queries over that table.
+ */
+async function numericFacts(conn: DuckDBConnection, c: ProfiledColumn): Promise<NumericFacts> {
+  const g = `__values_${++tableSeq}`;
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE ${g} AS SELECT ${c.expr} AS v, count(*)::DOUBLE AS n
+     FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1`,
+  );
+  try {
+    const a = await queryOne(
+      conn,
+      `SELECT sum(n) AS c, count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u, min(v) AS lo,
+              max(v) AS hi, kahan_sum(n * v) AS total, coalesce(sum(n) FILTER (WHERE v = 0), 0) AS zeros,
+              coalesce(sum(n) FILTER (WHERE v < 0), 0) AS neg,
+              (SELECT list({'v': v, 'n': n}) FROM (SELECT v, n FROM ${g} ORDER BY n DESC, v LIMIT ${TOP_VALUES})) AS top
+       FROM ${g}`,
     );
-    const d = `d${c.index}`;
-    parts.push(
-      `sum(${d} * ${d}) AS ${p}m2`,
-      `sum(${d} * ${d} * ${d}) AS ${p}m3`,
-      `sum(${d} * ${d} * ${d} * ${d}) AS ${p}m4`,
+    const count = toNumber(a.c) ?? 0;
+    const distinct = toNumber(a.d) ?? 0;
+    const base = { count, distinct, unique: toNumber(a.u) ?? 0, top: readTop(a.top, true) };
+    const lo = toNumber(a.lo);
+    const hi = toNumber(a.hi);
+    if (count === 0 || lo === null || hi === null) return { ...base, stats: null };
+    const total = toNumber(a.total) ?? 0;
+    const mean = total / count;
+
+    // Exact quantiles (linear interpolation between order statistics, pandas' default): the
+    // order statistic k (0-based) is the smallest value whose running count passes k.
+    const positions = QUANTILES.map((p) => (count - 1) * p);
+    const wanted = [
+      ...new Set(positions.flatMap((h) => [Math.floor(h), Math.min(count - 1, Math.floor(h) + 1)])),
+    ];
+    const d = `(v - ${num(mean)})`;
+    const b = await queryOne(
+      conn,
+      `SELECT ${wanted.map((k, i) => `min(v) FILTER (WHERE cum > ${k}) AS o${i}`).join(', ')},
+              kahan_sum(n * ${d} * ${d}) AS m2, kahan_sum(n * ${d} * ${d} * ${d}) AS m3,
+              kahan_sum(n * ${d} * ${d} * ${d} * ${d}) AS m4
+       FROM (SELECT v, n, sum(n) OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) AS cum FROM ${g})`,
     );
-    if (one.sd && one.sd > 0) {
-      parts.push(`count_if(abs(${d}) > ${num(Z_SCORE_LIMIT * one.sd)})::DOUBLE AS ${p}z`);
-    }
+    const order = new Map(wanted.map((k, i) => [k, toNumber(b[`o${i}`]) ?? NaN]));
+    const q = positions.map((h) => {
+      const low = order.get(Math.floor(h))!;
+      const high = order.get(Math.min(count - 1, Math.floor(h) + 1))!;
+      return low + (high - low) * (h - Math.floor(h));
+    });
+    const [p5, p25, p50, p75, p95] = [q[0]!, q[1]!, q[2]!, q[3]!, q[4]!];
+    const m2 = toNumber(b.m2) ?? 0;
+    const variance = count > 1 ? m2 / (count - 1) : null;
+    const sd = variance === null ? null : Math.sqrt(variance);
+    const shape = shapeFromCentralSums(count, m2, toNumber(b.m3) ?? 0, toNumber(b.m4) ?? 0);
+    const iqr = p75 - p25;
+    const iqrLower = p25 - IQR_FACTOR * iqr;
+    const iqrUpper = p75 + IQR_FACTOR * iqr;
+
+    const zBound =
+      sd !== null && sd > 0 ? `abs(v - ${num(mean)}) > ${num(Z_SCORE_LIMIT * sd)}` : 'false';
+    const o = await queryOne(
+      conn,
+      `SELECT coalesce(sum(n) FILTER (WHERE v < ${num(iqrLower)} OR v > ${num(iqrUpper)}), 0) AS iqr,
+              coalesce(sum(n) FILTER (WHERE ${zBound}), 0) AS z FROM ${g}`,
+    );
+    let histogram: HistogramBin[];
     if (hi > lo) {
       const binning = { lo, hi, bins: Math.max(1, Math.min(MAX_HISTOGRAM_BINS, distinct)) };
-      binnings.set(c.index, binning);
-    }
-  }
-  if (parts.length === 0) return result;
-  // Moments and outlier counts in one scan; each histogram as its own GROUP BY (DuckDB's
-  // histogram() aggregate is several times slower), spread over the pool.
-  const [first, ...binRows] = await pool.run<Row | Row[]>([
-    async (x) =>
-      queryOne(x, `SELECT ${parts.join(', ')} FROM (SELECT ${inner.join(', ')} FROM src)`),
-    ...[...binnings.entries()].map(([index, binning]) => async (x: DuckDBConnection) => {
-      const c = items.find((i) => i.c.index === index)!.c;
-      // least() skips NULLs, so missing values must be filtered out before binning.
-      return queryRows(
-        x,
-        `SELECT ${binFromGuess('v', 'g', binning)} AS b, count(*)::DOUBLE AS n
-         FROM (SELECT ${c.expr} AS v, ${binGuess(c.expr, binning)} AS g FROM src WHERE ${c.expr} IS NOT NULL)
-         GROUP BY 1`,
+      const rows = await queryRows(
+        conn,
+        `SELECT ${binExpression('v', binning)} AS b, sum(n) AS n FROM ${g} GROUP BY 1`,
       );
-    }),
-  ]);
-  const row = (first ?? {}) as Row;
-  const bins = new Map([...binnings.keys()].map((index, k) => [index, binRows[k] as Row[]]));
-  for (const { c, one } of items) {
-    const p = `c${c.index}_`;
-    const binning = binnings.get(c.index);
-    let histogram: HistogramBin[];
-    if (binning) {
-      const step = (binning.hi - binning.lo) / binning.bins;
-      const counts = new Array<number>(binning.bins).fill(0);
-      for (const r of bins.get(c.index) ?? []) {
-        const k = toNumber(r.b);
-        if (k !== null && k >= 0 && k < binning.bins) counts[k] = toNumber(r.n) ?? 0;
-      }
-      histogram = counts.map((count, j) => ({
-        start: j * step + binning.lo,
-        end: j === binning.bins - 1 ? binning.hi : (j + 1) * step + binning.lo,
-        count,
-      }));
+      histogram = histogramBins(binning, rows);
     } else {
       // A constant column: numpy puts every value in one bin around it.
-      histogram = [{ start: one.min! - 0.5, end: one.max! + 0.5, count: one.count }];
+      histogram = [{ start: lo - 0.5, end: hi + 0.5, count }];
     }
-    const shape = shapeFromCentralSums(
-      one.count,
-      toNumber(row[p + 'm2']) ?? 0,
-      toNumber(row[p + 'm3']) ?? 0,
-      toNumber(row[p + 'm4']) ?? 0,
-    );
-    result.set(c.index, {
-      ...shape,
+    const stats: NumericStats = {
+      min: lo,
+      max: hi,
+      mean,
+      sd,
+      variance,
+      sum: total,
+      quantiles: { p5, p25, p50, p75, p95 },
+      iqr,
+      range: hi - lo,
+      skewness: shape.skewness,
+      kurtosis: shape.kurtosis,
+      cv: sd !== null && mean !== 0 ? sd / mean : null,
+      zeros: toNumber(a.zeros) ?? 0,
+      zerosShare: (toNumber(a.zeros) ?? 0) / count,
+      negatives: toNumber(a.neg) ?? 0,
       histogram,
-      zScore: toNumber(row[p + 'z']) ?? 0,
-      iqr: toNumber(row[p + 'iqr']) ?? 0,
-    });
+      outliers: {
+        zScore: toNumber(o.z) ?? 0,
+        iqr: toNumber(o.iqr) ?? 0,
+        iqrLower,
+        iqrUpper,
+      },
+    };
+    return { ...base, stats };
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${g}`);
   }
-  return result;
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
-
-/** Exact quantiles of one column (linear interpolation); an aggregate DuckDB runs on one thread. */
-async function quantiles(conn: DuckDBConnection, c: ProfiledColumn): Promise<number[]> {
-  const row = await queryOne(
-    conn,
-    `SELECT quantile_cont(${c.expr}, [${QUANTILES.join(', ')}]) AS q FROM src`,
-  );
-  return Array.isArray(row.q) ? row.q.map((v) => toNumber(v) ?? NaN) : [];
-}
+const EMPTY: ValueCounts = { count: 0, distinct: 0, unique: 0, top: [] };
 
 /** Profiles of every column of `src` (rowCount rows). */
 export async function profileColumns(
@@ -310,107 +306,64 @@ export async function profileColumns(
   pool: SourcePool,
 ): Promise<ColumnProfile[]> {
   if (columns.length === 0) return [];
-  // Pass one, the quantiles and the value counts do not depend on each other: all of them go
-  // to the pool at once (a column without values gets an empty answer).
   const numeric = columns.filter((c) => c.family === 'numeric');
-  const counted = columns.filter((c) => c.family !== 'unsupported');
-  const [passOne, ...results] = await pool.run<Row | number[] | ValueCounts>([
-    async (x) => (await queryRows(x, passOneSql(columns)))[0] ?? {},
-    ...numeric.map((c) => (x: DuckDBConnection) => quantiles(x, c)),
+  const others = columns.filter((c) => c.family !== 'numeric');
+  const counted = others.filter((c) => c.family !== 'unsupported');
+  const [otherRow, ...results] = await pool.run<
+    Map<number, OtherFacts> | NumericFacts | ValueCounts
+  >([
+    (x) => otherFacts(x, others),
+    ...numeric.map((c) => (x: DuckDBConnection) => numericFacts(x, c)),
     ...counted.map((c) => (x: DuckDBConnection) => valueCounts(x, c)),
   ]);
-  const ones = columns.map((c) => readPassOne(passOne as Row, c));
-  numeric.forEach((c, k) => {
-    ones[c.index]!.quantiles = results[k] as number[];
-  });
-  const countsByIndex = new Map(
-    counted.map((c, k) => [c.index, results[numeric.length + k] as ValueCounts]),
-  );
-  const counts: ValueCounts[] = columns.map((c) =>
-    ones[c.index]!.count > 0
-      ? (countsByIndex.get(c.index) ?? { distinct: 0, unique: 0, top: [] })
-      : { distinct: 0, unique: 0, top: [] },
-  );
-  const numericItems = columns
-    .map((c, i) => ({ c, one: ones[i]!, distinct: counts[i]!.distinct }))
-    .filter((x) => x.c.family === 'numeric' && x.one.count > 0);
-  const three = await passThree(pool, numericItems);
+  const other = otherRow as Map<number, OtherFacts>;
+  const facts = new Map<number, ValueCounts | NumericFacts>();
+  numeric.forEach((c, k) => facts.set(c.index, results[k] as NumericFacts));
+  counted.forEach((c, k) => facts.set(c.index, results[numeric.length + k] as ValueCounts));
 
-  return columns.map((c, i) => {
-    const one = ones[i]!;
-    const vc = counts[i]!;
-    const missing = rowCount - one.count;
+  return columns.map((c) => {
+    const vc = facts.get(c.index) ?? EMPTY;
+    const extra = other.get(c.index);
+    const count = c.family === 'numeric' ? vc.count : (extra?.count ?? 0);
+    const missing = rowCount - count;
+    const numericStats: NumericStats | null = (vc as Partial<NumericFacts>).stats ?? null;
     const topValues: ValueCount[] = vc.top.map((t) => ({
       value: t.value as ValueCount['value'],
       count: t.count,
-      share: share(t.count, one.count),
+      share: share(t.count, count),
     }));
     const profile: ColumnProfile = {
       name: c.name,
       storageType: c.type,
       kind: finalKind(c.family, {
         distinct: vc.distinct,
-        min: one.min,
-        max: one.max,
-        meanLength: one.meanLength,
+        min: numericStats?.min,
+        max: numericStats?.max,
+        meanLength: extra?.meanLength,
       }),
-      count: one.count,
+      count,
       missing,
       missingShare: share(missing, rowCount),
       distinct: vc.distinct,
-      distinctShare: share(vc.distinct, one.count),
+      distinctShare: share(vc.distinct, count),
       unique: vc.unique,
       topValues,
     };
-    const t = three.get(c.index);
-    if (c.family === 'numeric' && one.count > 0 && t) {
-      profile.numeric = numericStats(one, t);
-    }
-    if (c.family === 'string' && one.count > 0) {
+    if (numericStats) profile.numeric = numericStats;
+    if (c.family === 'string' && count > 0 && extra) {
       profile.text = {
-        minLength: one.minLength!,
-        meanLength: one.meanLength!,
-        maxLength: one.maxLength!,
-        blank: one.blank!,
+        minLength: extra.minLength!,
+        meanLength: extra.meanLength!,
+        maxLength: extra.maxLength!,
+        blank: extra.blank!,
       };
     }
-    if (c.family === 'datetime' && one.count > 0) {
-      profile.datetime = { min: one.minText!, max: one.maxText! };
+    if (c.family === 'datetime' && count > 0 && extra) {
+      profile.datetime = { min: extra.minText!, max: extra.maxText! };
     }
-    if (c.family === 'boolean') {
-      profile.boolean = { trueCount: one.trueCount!, falseCount: one.count - one.trueCount! };
+    if (c.family === 'boolean' && extra) {
+      profile.boolean = { trueCount: extra.trueCount!, falseCount: count - extra.trueCount! };
     }
     return profile;
   });
-}
-
-function numericStats(one: PassOne, t: PassThree): NumericStats {
-  const q = one.quantiles!;
-  const [p5, p25, p50, p75, p95] = [q[0]!, q[1]!, q[2]!, q[3]!, q[4]!];
-  const sd = one.sd ?? null;
-  const iqr = p75 - p25;
-  return {
-    min: one.min!,
-    max: one.max!,
-    mean: one.mean!,
-    sd,
-    variance: one.variance ?? null,
-    sum: one.sum!,
-    quantiles: { p5, p25, p50, p75, p95 },
-    iqr,
-    range: one.max! - one.min!,
-    skewness: t.skewness,
-    kurtosis: t.kurtosis,
-    cv: sd !== null && one.mean !== 0 ? sd / one.mean! : null,
-    zeros: one.zeros!,
-    zerosShare: share(one.zeros!, one.count),
-    negatives: one.negatives!,
-    histogram: t.histogram,
-    outliers: {
-      zScore: t.zScore,
-      iqr: t.iqr,
-      iqrLower: p25 - IQR_FACTOR * iqr,
-      iqrUpper: p75 + IQR_FACTOR * iqr,
-    },
-  };
 }
