@@ -1,18 +1,21 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiLogin, E2E_ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  apiCall,
-  createAccount,
+  api,
   DESKTOP,
+  E2E_ADMIN,
   expectAxeClean,
+  newAccount,
   newPage,
   PHONE,
   screenshot,
+  signIn,
+  signInAsAdmin,
   storeSession,
   type Session,
-} from './webshell.helpers';
+} from './support';
 
 /**
  * /admin against the real server: the guard's three messages and its redirect, the stat cards,
@@ -27,7 +30,7 @@ let admin: Session;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  admin = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+  admin = await signInAsAdmin(server);
 });
 
 afterAll(async () => {
@@ -52,8 +55,7 @@ describe('admin guard', () => {
       password: 'researcher-pass',
       displayName: 'Res Earcher',
     };
-    await createAccount(server, admin.tokens.accessToken, account);
-    const session = await apiLogin(server.baseUrl, account.email, account.password);
+    const { session } = await newAccount(server, account);
     const { context, page } = await newPage(browser);
     try {
       await storeSession(page, server, session);
@@ -108,12 +110,14 @@ describe('admin page', () => {
       ['p2', 'Pending Two'],
       ['p3', 'Pending Three'],
     ] as const) {
-      ids[key] = await createAccount(
-        server,
-        admin.tokens.accessToken,
-        { email: `${key}@e2e.example`, password: 'pending-password', displayName },
-        { pending: true },
-      );
+      ids[key] = (
+        await newAccount(server, {
+          email: `${key}@e2e.example`,
+          password: 'pending-password',
+          displayName,
+          pending: true,
+        })
+      ).id;
     }
     const { context, page } = await newPage(browser);
     try {
@@ -124,7 +128,7 @@ describe('admin page', () => {
       await row('p1').waitFor();
 
       // Stat cards count by role; three pending researchers plus earlier accounts.
-      const users = await apiCall<{ data: { users: Array<{ role: string }> } }>(
+      const users = await api<{ data: { users: Array<{ role: string }> } }>(
         server,
         'GET',
         '/api/auth/users',
@@ -132,7 +136,7 @@ describe('admin page', () => {
           token: admin.tokens.accessToken,
         },
       );
-      const all = users.json.data.users;
+      const all = users.body.data.users;
       await expect(page.getByTestId('stat-total-users').textContent()).resolves.toBe(
         String(all.length),
       );
@@ -201,10 +205,10 @@ describe('admin page', () => {
       await dialog.waitFor({ state: 'hidden' });
       await message.getByText('User updated successfully').waitFor();
       await row('p1').getByText('Approved Viewer').waitFor();
-      const saved = await apiCall<{
+      const saved = await api<{
         data: { users: Array<{ id: string; displayName: string; role: string }> };
       }>(server, 'GET', '/api/auth/users', { token: admin.tokens.accessToken });
-      expect(saved.json.data.users.find((u) => u.id === ids.p1)).toMatchObject({
+      expect(saved.body.data.users.find((u) => u.id === ids.p1)).toMatchObject({
         displayName: 'Approved Viewer',
         role: 'viewer',
       });
@@ -221,12 +225,12 @@ describe('admin page', () => {
   });
 
   it('sets a new password for a user who lost theirs; their old sessions end', async () => {
-    await createAccount(server, admin.tokens.accessToken, {
+    await newAccount(server, {
       email: 'forgetful@e2e.example',
       password: 'the-old-password',
       displayName: 'Forgetful Researcher',
     });
-    const old = await apiLogin(server.baseUrl, 'forgetful@e2e.example', 'the-old-password');
+    const old = await signIn(server, 'forgetful@e2e.example', 'the-old-password');
     const { context, page } = await newPage(browser);
     try {
       await storeSession(page, server, admin);
@@ -240,7 +244,7 @@ describe('admin page', () => {
       await dialog.getByText('The password must be at least 8 characters').waitFor();
       await password.fill('handed-over-in-person');
       await expectAxeClean(page, 'edit dialog with a new password');
-      await screenshot(page, 'admin-set-password-1440');
+      await screenshot(page, 'admin-set-password');
       await dialog.getByRole('button', { name: 'Set password' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page
@@ -259,15 +263,15 @@ describe('admin page', () => {
     } finally {
       await context.close();
     }
-    const refresh = await apiCall(server, 'POST', '/api/auth/refresh', {
+    const refresh = await api(server, 'POST', '/api/auth/refresh', {
       body: { refreshToken: old.tokens.refreshToken },
     });
     expect(refresh.status).toBe(401);
-    await apiLogin(server.baseUrl, 'forgetful@e2e.example', 'handed-over-in-person');
+    await signIn(server, 'forgetful@e2e.example', 'handed-over-in-person');
   });
 
   it('lists the waiting list and downloads it as CSV without opening a tab', async () => {
-    const joined = await apiCall(server, 'POST', '/api/waiting-list', {
+    const joined = await api(server, 'POST', '/api/waiting-list', {
       body: {
         name: 'Export Person',
         email: 'export@e2e.example',
@@ -316,7 +320,7 @@ describe('admin page', () => {
       }
     }
     // The token is bound to the export; without it the file is refused.
-    const bare = await apiCall(server, 'GET', '/api/waiting-list/export.csv');
+    const bare = await api(server, 'GET', '/api/waiting-list/export.csv');
     expect(bare.status).toBe(401);
   });
 
@@ -327,11 +331,11 @@ describe('admin page', () => {
         await storeSession(page, server, admin);
         await page.goto(`${server.baseUrl}/admin`);
         await page.getByRole('table', { name: 'Users' }).waitFor();
-        await screenshot(page, `admin-${viewport.width}`);
+        await screenshot(page, 'admin');
         await expectAxeClean(page, `/admin @${viewport.width}`);
         await page.getByRole('tab', { name: 'Waiting List' }).click();
         await page.getByRole('tabpanel').getByRole('button', { name: 'Export CSV' }).waitFor();
-        await screenshot(page, `admin-waiting-${viewport.width}`);
+        await screenshot(page, 'admin-waiting');
         await expectAxeClean(page, `/admin waiting list @${viewport.width}`);
       } finally {
         await context.close();

@@ -10,7 +10,8 @@ import {
   waitHealthy,
   type RuntimeProcess,
 } from '../test/teams/processes';
-import { apiLogin, E2E_ADMIN, freePort } from './harness';
+import { freePort } from './harness';
+import { E2E_ADMIN, signInAsAdmin } from './support';
 
 /**
  * A session survives the death of its process (ARCHITECTURE §6 Restart): the embedded server
@@ -49,7 +50,7 @@ describe('agent runtime across a killed process', () => {
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = await startServer();
-    const { tokens } = await apiLogin(baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+    const { tokens } = await signInAsAdmin(baseUrl);
     const api = httpSessions(baseUrl, tokens.accessToken);
 
     // The token in /ws?token= must not be written to the request log.
@@ -93,7 +94,7 @@ describe('agent runtime across a killed process', () => {
   });
 
   it('a session killed mid-phase resumes at start from its last persisted phase', async () => {
-    const { tokens } = await apiLogin(baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+    const { tokens } = await signInAsAdmin(baseUrl);
     const api = httpSessions(baseUrl, tokens.accessToken);
     const id = await api.start('killed while running', { delayMs: 2500 });
     await api.waitFor(id, (s) => s.status === 'waiting_for_input' && s.checkpoint === 1);

@@ -12,7 +12,8 @@ import {
   waitHealthy,
   type RuntimeProcess,
 } from '../test/teams/processes';
-import { apiLogin, E2E_ADMIN, freePort } from './harness';
+import { freePort } from './harness';
+import { E2E_ADMIN, signInAsAdmin } from './support';
 
 /**
  * Scale-out (ARCHITECTURE §3) with real processes on PostgreSQL: a web process that only queues
@@ -107,7 +108,7 @@ describe.skipIf(!baseDbUrl)(
     });
 
     it('the web process only queues; a worker runs the session; the socket on the web process gets its updates', async () => {
-      const { tokens } = await apiLogin(baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+      const { tokens } = await signInAsAdmin(baseUrl);
       const api = httpSessions(baseUrl, tokens.accessToken);
       const socket = await connectWs(baseUrl, tokens.accessToken);
       socket.send({ type: 'subscribe', subscriptionType: 'runtime-test-team' });
@@ -157,7 +158,7 @@ describe.skipIf(!baseDbUrl)(
 
     it('when the worker running a session is killed, another worker resumes it', async () => {
       await startWorker(); // a second worker besides the first test's
-      const { tokens } = await apiLogin(baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+      const { tokens } = await signInAsAdmin(baseUrl);
       const api = httpSessions(baseUrl, tokens.accessToken);
       const id = await api.start('worker dies', { delayMs: 4000 });
       await api.waitFor(id, (s) => s.status === 'processing', 10_000);

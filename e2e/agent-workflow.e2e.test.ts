@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
-  apiLogin,
-  E2E_ADMIN,
   launchBrowser,
-  seriousA11yViolations,
   SERVE_WITH_TEST_TEAM_COMMAND,
   startServer,
   type RunningServer,
 } from './harness';
+import {
+  apiOk,
+  expectAxeClean,
+  newPage,
+  screenshot,
+  signInAsAdmin,
+  storeSession,
+  type Session,
+} from './support';
 
 /**
  * The Agent Workflow page (/app/agent-workflow) against the real server with the runtime's test
@@ -16,24 +22,13 @@ import {
  * Reset drive it, the research stages follow the project; axe-clean at phone and desktop width.
  */
 
-const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/teamui-shots';
-
 let server: RunningServer;
 let browser: Browser;
-let auth: Awaited<ReturnType<typeof apiLogin>>;
+let auth: Session;
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${auth.tokens.accessToken}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
+/** A call as the administrator that must succeed. */
+function asAdmin<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return apiOk<T>(server, method, path, { token: auth.tokens.accessToken, body });
 }
 
 interface SessionReply {
@@ -44,43 +39,9 @@ async function signedInPage(viewport: { width: number; height: number }): Promis
   context: BrowserContext;
   page: Page;
 }> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript(
-    (a: { accessToken: string; refreshToken: string; user: string }) => {
-      localStorage.setItem('accessToken', a.accessToken);
-      localStorage.setItem('refreshToken', a.refreshToken);
-      localStorage.setItem('isAuthenticated', 'true');
-      localStorage.setItem('user', a.user);
-    },
-    {
-      accessToken: auth.tokens.accessToken,
-      refreshToken: auth.tokens.refreshToken,
-      user: JSON.stringify(auth.user),
-    },
-  );
-  const page = await context.newPage();
-  return { context, page };
-}
-
-/**
- * axe over the whole document, judged on this page's own content: violations inside <main> or
- * a dialog. (The app shell around it is checked by the shell's own tests.)
- */
-async function expectAxeClean(page: Page, where: string) {
-  const violations = await seriousA11yViolations(page);
-  const mine = [];
-  for (const v of violations) {
-    const nodes = await page.evaluate(
-      (targets) =>
-        targets
-          .map((t) => document.querySelector(t))
-          .filter((el) => el?.closest('main, [role="dialog"], [role="presentation"]'))
-          .map((el) => el!.outerHTML.slice(0, 300)),
-      v.nodes.map((node) => node.target.join(' ')),
-    );
-    if (nodes.length > 0) mine.push({ id: v.id, help: v.help, nodes });
-  }
-  expect(mine, `${where}: ${JSON.stringify(mine, null, 1)}`).toEqual([]);
+  const opened = await newPage(browser, viewport);
+  await storeSession(opened.page, server, auth);
+  return opened;
 }
 
 /** The live status chip of the selected session. */
@@ -90,7 +51,7 @@ const selectedStatus = (page: Page) =>
 beforeAll(async () => {
   server = await startServer({ command: SERVE_WITH_TEST_TEAM_COMMAND });
   browser = await launchBrowser();
-  auth = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+  auth = await signInAsAdmin(server);
 });
 
 afterAll(async () => {
@@ -112,17 +73,17 @@ describe('Agent Workflow page', () => {
     expect(await page.getByRole('link', { name: 'Literature Review' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
     await page.getByRole('complementary', { name: 'Fun fact' }).waitFor();
-    await expectAxeClean(page, 'empty overview');
-    await page.screenshot({ path: `${SHOTS}/workflow-empty-desktop.png`, fullPage: true });
+    await expectAxeClean(page, 'empty overview', { scope: 'main' });
+    await screenshot(page, 'workflow-empty');
 
     // A session started elsewhere (through the API) appears without a reload.
-    const { data } = await api<{ data: { project: { id: string } } }>('POST', '/api/projects', {
+    const { data } = await asAdmin<{ data: { project: { id: string } } }>('POST', '/api/projects', {
       title: 'Monetary policy rules in small open economies',
       researchArea: 'Macroeconomics',
       workflowStage: 'literature',
     });
     const projectId = data.project.id;
-    const started = await api<SessionReply>('POST', '/api/agents/sessions', {
+    const started = await asAdmin<SessionReply>('POST', '/api/agents/sessions', {
       teamId: 'runtime-test',
       input: { topic: 'Taylor rule estimation' },
       configuration: { delayMs: 2500 },
@@ -149,8 +110,8 @@ describe('Agent Workflow page', () => {
     await selectedStatus(page)
       .filter({ hasText: 'Waiting for Input' })
       .waitFor({ timeout: 15_000 });
-    await page.screenshot({ path: `${SHOTS}/workflow-overview-desktop.png`, fullPage: true });
-    await expectAxeClean(page, 'overview with a session');
+    await screenshot(page, 'workflow-overview');
+    await expectAxeClean(page, 'overview with a session', { scope: 'main' });
 
     // The log: the runtime's own lines, and new ones as they are written.
     await page.getByRole('tab', { name: 'Log' }).click();
@@ -159,16 +120,16 @@ describe('Agent Workflow page', () => {
     await log.getByText('Collected 3 items from the topic').waitFor();
     // The real-time channel is connected (with the access token in its address).
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 10_000 });
-    await api('POST', `/api/agents/sessions/${sessionId}/feedback`, { feedback: 'Approved' });
+    await asAdmin('POST', `/api/agents/sessions/${sessionId}/feedback`, { feedback: 'Approved' });
     await log.getByText('Checkpoint 1 approved').waitFor({ timeout: 10_000 });
     await selectedStatus(page).filter({ hasText: 'Processing' }).waitFor({ timeout: 10_000 });
-    await expectAxeClean(page, 'log tab');
+    await expectAxeClean(page, 'log tab', { scope: 'main' });
 
     // Pause while phase 2 runs, then Start resumes it.
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await selectedStatus(page).filter({ hasText: 'Paused' }).waitFor({ timeout: 10_000 });
     await log.getByText('Paused by the user during phase 2').waitFor({ timeout: 10_000 });
-    let session = await api<SessionReply>('GET', `/api/agents/sessions/${sessionId}`);
+    let session = await asAdmin<SessionReply>('GET', `/api/agents/sessions/${sessionId}`);
     expect(session.session).toMatchObject({ status: 'idle', paused: true, phase: 2 });
     const pausedAt = await elapsed.textContent();
     await page.waitForTimeout(1500);
@@ -184,7 +145,7 @@ describe('Agent Workflow page', () => {
     await dialog.getByRole('button', { name: 'Reset' }).click();
     await selectedStatus(page).filter({ hasText: 'Idle' }).waitFor({ timeout: 10_000 });
     await log.getByText(/Session reset \(it was/).waitFor({ timeout: 10_000 });
-    session = await api<SessionReply>('GET', `/api/agents/sessions/${sessionId}`);
+    session = await asAdmin<SessionReply>('GET', `/api/agents/sessions/${sessionId}`);
     expect(session.session).toMatchObject({ status: 'idle', paused: false, phase: 0 });
     expect(await page.getByRole('button', { name: 'Reset' }).isDisabled()).toBe(true);
 
@@ -205,8 +166,8 @@ describe('Agent Workflow page', () => {
     expect(
       await page.getByRole('article', { name: 'Runtime test quick run' }).textContent(),
     ).toContain('Inactive');
-    await expectAxeClean(page, 'agent teams tab');
-    await page.screenshot({ path: `${SHOTS}/workflow-teams-desktop.png`, fullPage: true });
+    await expectAxeClean(page, 'agent teams tab', { scope: 'main' });
+    await screenshot(page, 'workflow-teams');
 
     // Research Stages: from the project's workflow stage.
     await page.getByRole('tab', { name: 'Research Stages' }).click();
@@ -221,12 +182,12 @@ describe('Agent Workflow page', () => {
     expect(await statusOf('literature')).toBe('in_progress');
     expect(await statusOf('data')).toBe('pending');
     expect(await stages.locator('li').count()).toBe(9);
-    await expectAxeClean(page, 'research stages tab');
-    await page.screenshot({ path: `${SHOTS}/workflow-stages-desktop.png`, fullPage: true });
+    await expectAxeClean(page, 'research stages tab', { scope: 'main' });
+    await screenshot(page, 'workflow-stages');
 
     await page.getByRole('tab', { name: 'Log' }).click();
     await log.waitFor();
-    await page.screenshot({ path: `${SHOTS}/workflow-log-desktop.png`, fullPage: true });
+    await screenshot(page, 'workflow-log');
 
     expect(pageErrors).toEqual([]);
     await context.close();
@@ -237,7 +198,7 @@ describe('Agent Workflow page', () => {
     await page.goto(`${server.baseUrl}/app/agent-workflow`);
     await page.getByRole('region', { name: 'Selected session' }).waitFor({ timeout: 15_000 });
     await page.locator('tr[data-session-id]').first().waitFor();
-    await page.screenshot({ path: `${SHOTS}/workflow-overview-phone.png`, fullPage: true });
+    await screenshot(page, 'workflow-overview');
     // Nothing wider than the screen but the table's own scroller.
     const overflow = await page.evaluate(() => {
       const clipped = (el: Element) => {
@@ -257,11 +218,11 @@ describe('Agent Workflow page', () => {
       };
     });
     expect(overflow.by, JSON.stringify(overflow.wide)).toBeLessThanOrEqual(0);
-    await expectAxeClean(page, 'phone overview');
+    await expectAxeClean(page, 'phone overview', { scope: 'main' });
     await page.getByRole('tab', { name: 'Log' }).click();
     await page.getByRole('log').waitFor();
-    await expectAxeClean(page, 'phone log');
-    await page.screenshot({ path: `${SHOTS}/workflow-log-phone.png`, fullPage: true });
+    await expectAxeClean(page, 'phone log', { scope: 'main' });
+    await screenshot(page, 'workflow-log');
     await context.close();
   });
 });

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  approvedUser,
-  call,
+  api,
   choose,
   expectAxeClean,
+  newAccount,
   openPage,
   pageReady,
-  shot,
+  screenshot,
+  signIn,
   VIEWPORTS,
-} from './web-pages.helpers';
+} from './support';
 
 /**
  * Data Explorer (platform.md §2) against the real server: the catalog starts empty, a dataset
@@ -29,14 +30,14 @@ let server: RunningServer;
 let browser: Browser;
 
 async function open(path: string, width = 1440, height = 900): Promise<Page> {
-  const session = await apiLogin(server.baseUrl, USER.email, USER.password);
-  return openPage(browser, server.baseUrl, session, path, { width, height });
+  const session = await signIn(server, USER.email, USER.password);
+  return openPage(browser, server, session, path, { width, height });
 }
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  await approvedUser(server, USER);
+  await newAccount(server, USER);
 });
 
 afterAll(async () => {
@@ -99,10 +100,10 @@ describe('Data Explorer', () => {
       expect(text).toContain(part);
 
     // The server holds it, with the fields as typed.
-    const token = (await apiLogin(server.baseUrl, USER.email, USER.password)).tokens.accessToken;
-    const list = await call<{
+    const token = (await signIn(server, USER.email, USER.password)).tokens.accessToken;
+    const list = await api<{
       data: { datasets: Array<{ name: string; recordCount: number; fields: unknown[] }> };
-    }>(server.baseUrl, 'GET', '/api/datasets', { token });
+    }>(server, 'GET', '/api/datasets', { token });
     expect(list.body.data.datasets).toHaveLength(1);
     expect(list.body.data.datasets[0]).toMatchObject({
       recordCount: 3200000,
@@ -114,7 +115,7 @@ describe('Data Explorer', () => {
     });
 
     // A second entry: the newest comes first.
-    await call(server.baseUrl, 'POST', '/api/datasets', {
+    await api(server, 'POST', '/api/datasets', {
       token,
       body: { name: 'Real GDP (GDPC1)', source: 'fred', dataType: 'time_series' },
     });
@@ -136,7 +137,7 @@ describe('Data Explorer', () => {
     expect(await names()).toEqual(['Quarterly Census of Employment and Wages']);
     await page.getByRole('searchbox', { name: 'Search datasets' }).fill('');
     await page.waitForFunction(() => document.querySelectorAll('article').length === 2);
-    await shot(page, 'data-explorer-wide');
+    await screenshot(page, 'data-explorer');
     await expectAxeClean(page, 'data explorer with datasets');
     await page.context().close();
   });
@@ -154,10 +155,10 @@ describe('Data Explorer', () => {
         ).toBe('/app/data-team');
         await expectAxeClean(page, `${tab} (${vp.name})`);
       }
-      await shot(page, `data-explorer-tab-${vp.name}`);
+      await screenshot(page, 'data-explorer-tab');
       await page.getByRole('tab', { name: 'Available Datasets' }).click();
       await page.getByRole('article').first().waitFor();
-      await shot(page, `data-explorer-${vp.name}`);
+      await screenshot(page, 'data-explorer');
       await expectAxeClean(page, `data explorer (${vp.name})`);
       await page.context().close();
     }

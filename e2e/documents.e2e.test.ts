@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  api,
+  expectAxeClean,
+  newAccount,
+  openPage,
+  screenshot,
+  signIn,
+  VIEWPORTS,
+} from './support';
 import { makePdf } from '../test/fixtures/literature-sources/pdf';
-import { approvedUser, call, expectAxeClean, openPage, shot, VIEWPORTS } from './web-pages.helpers';
 
 /**
  * Documentation (platform.md §2) against the real server: a helpful empty state (no samples), a
@@ -43,25 +51,25 @@ interface DocRow {
 }
 
 async function token() {
-  return (await apiLogin(server.baseUrl, USER.email, USER.password)).tokens.accessToken;
+  return (await signIn(server, USER.email, USER.password)).tokens.accessToken;
 }
 
 async function documents(): Promise<DocRow[]> {
-  const r = await call<{ data: { documents: DocRow[] } }>(server.baseUrl, 'GET', '/api/documents', {
+  const r = await api<{ data: { documents: DocRow[] } }>(server, 'GET', '/api/documents', {
     token: await token(),
   });
   return r.body.data.documents;
 }
 
 async function open(path: string, width = 1440, height = 900): Promise<Page> {
-  const session = await apiLogin(server.baseUrl, USER.email, USER.password);
-  return openPage(browser, server.baseUrl, session, path, { width, height });
+  const session = await signIn(server, USER.email, USER.password);
+  return openPage(browser, server, session, path, { width, height });
 }
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  await approvedUser(server, USER);
+  await newAccount(server, USER);
 });
 
 afterAll(async () => {
@@ -110,7 +118,7 @@ describe('Documentation', () => {
     expect(await content.textContent()).not.toContain('$$');
     await content.getByRole('heading', { name: 'Consumption Euler equation' }).waitFor();
     expect(await content.locator('table td').first().textContent()).toContain('β');
-    await shot(page, 'documents-viewer-wide');
+    await screenshot(page, 'documents-viewer');
     await expectAxeClean(page, 'document viewer');
     expect(page.url()).toContain('doc=');
     await viewer.getByRole('button', { name: 'Close' }).click();
@@ -132,8 +140,8 @@ describe('Documentation', () => {
 
   it('filters by tab, category chip and search; deletes after confirming', async () => {
     const t = await token();
-    const project = await call<{ data: { project: { id: string } } }>(
-      server.baseUrl,
+    const project = await api<{ data: { project: { id: string } } }>(
+      server,
       'POST',
       '/api/projects',
       { token: t, body: { title: 'Trade and wages in Mexico', researchArea: 'Trade' } },
@@ -143,7 +151,7 @@ describe('Documentation', () => {
       ['Tariff pass-through report', 'research_report'],
       ['Replication guide', 'reproducibility_guide'],
     ]) {
-      const r = await call(server.baseUrl, 'POST', '/api/documents', {
+      const r = await api(server, 'POST', '/api/documents', {
         token: t,
         body: {
           name,
@@ -200,7 +208,7 @@ describe('Documentation', () => {
     await page.getByText('No documents in this view match "no such words".').waitFor();
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('');
     await table.getByText('euler-notes.md').waitFor();
-    await shot(page, 'documents-wide');
+    await screenshot(page, 'documents');
     await expectAxeClean(page, 'documents list');
 
     // Delete asks first.
@@ -224,19 +232,19 @@ describe('Documentation', () => {
     const list = page.getByTestId('documents-table');
     await list.getByText('euler-notes.md').waitFor();
     await expectAxeClean(page, 'documentation (phone)');
-    await shot(page, 'documents-phone');
+    await screenshot(page, 'documents');
     await list.getByRole('button', { name: 'euler-notes.md', exact: true }).click();
     const viewer = page.getByRole('dialog', { name: 'euler-notes.md' });
     await viewer.getByTestId('document-content').locator('.katex').first().waitFor();
-    await shot(page, 'documents-viewer-phone');
+    await screenshot(page, 'documents-viewer');
     await expectAxeClean(page, 'document viewer (phone)');
     await page.context().close();
   });
 
   it('fits the table into 1200 and 1440 px windows: every column and action visible', async () => {
     const t = await token();
-    const project = await call<{ data: { project: { id: string } } }>(
-      server.baseUrl,
+    const project = await api<{ data: { project: { id: string } } }>(
+      server,
       'POST',
       '/api/projects',
       {
@@ -247,7 +255,7 @@ describe('Documentation', () => {
         },
       },
     );
-    const r = await call(server.baseUrl, 'POST', '/api/documents', {
+    const r = await api(server, 'POST', '/api/documents', {
       token: t,
       body: {
         name: 'Validation report for the HANK calibration against the Survey of Consumer Finances 2019',
@@ -279,7 +287,7 @@ describe('Documentation', () => {
       const header = await table.getByRole('columnheader', { name: 'Actions' }).boundingBox();
       expect((header?.x ?? 0) + (header?.width ?? 0)).toBeLessThanOrEqual(width);
       await expectAxeClean(page, `documents table at ${width} px`);
-      await shot(page, `documents-table-${width}`);
+      await screenshot(page, 'documents-table');
       await page.context().close();
     }
   });
@@ -322,7 +330,7 @@ describe('Documentation', () => {
       expect(await content.textContent()).toContain('the wage elasticity of labour supply.');
       await viewer.getByTestId('pdf-text-note').waitFor();
       await expectAxeClean(page, `PDF viewer (${vp.name})`);
-      await shot(page, `documents-pdf-viewer-${vp.name}`);
+      await screenshot(page, 'documents-pdf-viewer');
 
       // The file comes back as uploaded.
       const download = page.waitForEvent('download');

@@ -3,15 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
-  E2E_ADMIN,
   ROOT,
-  apiLogin,
   isListening,
   launchBrowser,
   startServer,
   webDistDir,
   type RunningServer,
 } from './harness';
+import { api, E2E_ADMIN, screenshot, signIn, signInAsAdmin } from './support';
 
 /**
  * The process-level promises of the README: `npm start` on the embedded defaults builds the web
@@ -37,24 +36,6 @@ function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   dirs.push(dir);
   return dir;
-}
-
-async function call<T = Record<string, unknown>>(
-  server: RunningServer,
-  method: string,
-  url: string,
-  opts: { token?: string; body?: unknown } = {},
-): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
 }
 
 interface UserRow {
@@ -106,36 +87,36 @@ describe('npm start on the embedded defaults', () => {
     const deepLink = await fetch(`${server.baseUrl}/app/projects`);
     expect(deepLink.status).toBe(200);
     expect(deepLink.headers.get('content-type')).toContain('text/html');
-    const health = await call<{ data: { status: string; database: { kind: string } } }>(
+    const health = await api<{ data: { status: string; database: { kind: string } } }>(
       server,
       'GET',
       '/api/health',
     );
     expect(health.body.data).toMatchObject({ status: 'ok', database: { kind: 'pglite' } });
     expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(true);
-    expect((await call(server, 'GET', '/version.json')).body).toEqual({
+    expect((await api(server, 'GET', '/version.json')).body).toEqual({
       version: PACKAGE_VERSION,
       prefix: 'Demo Version',
     });
 
     // The configured admin exists and can sign in; create data as users would.
-    const admin = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
+    const admin = await signInAsAdmin(server);
     expect(admin.user.role).toBe('admin');
-    expect((await call(server, 'POST', '/api/auth/register', { body: RESEARCHER })).status).toBe(
+    expect((await api(server, 'POST', '/api/auth/register', { body: RESEARCHER })).status).toBe(
       201,
     );
-    expect((await call(server, 'POST', '/api/waiting-list', { body: WAITER })).status).toBe(201);
-    const users = await call<{ data: { users: UserRow[] } }>(server, 'GET', '/api/auth/users', {
+    expect((await api(server, 'POST', '/api/waiting-list', { body: WAITER })).status).toBe(201);
+    const users = await api<{ data: { users: UserRow[] } }>(server, 'GET', '/api/auth/users', {
       token: admin.tokens.accessToken,
     });
     const rita = users.body.data.users.find((u) => u.email === RESEARCHER.email);
     expect(rita?.status).toBe('pending');
-    const approved = await call(server, 'PUT', `/api/auth/users/${rita!.id}/status`, {
+    const approved = await api(server, 'PUT', `/api/auth/users/${rita!.id}/status`, {
       token: admin.tokens.accessToken,
       body: { status: 'approved' },
     });
     expect(approved.status).toBe(200);
-    const ritaSession = await apiLogin(server.baseUrl, RESEARCHER.email, RESEARCHER.password);
+    const ritaSession = await signIn(server, RESEARCHER.email, RESEARCHER.password);
 
     // SIGTERM to npm (as a supervisor sends it): the server closes PGlite and exits 0.
     const exit = await server.stop('SIGTERM');
@@ -150,7 +131,7 @@ describe('npm start on the embedded defaults', () => {
     expect(secondRun).not.toMatch(/"level":(50|60)/);
 
     // Same secrets (tokens issued before the restart still work), same rows.
-    const profile = await call<{ data: { user: { email: string } } }>(
+    const profile = await api<{ data: { user: { email: string } } }>(
       server,
       'GET',
       '/api/auth/profile',
@@ -158,29 +139,26 @@ describe('npm start on the embedded defaults', () => {
     );
     expect(profile.status).toBe(200);
     expect(profile.body.data.user.email).toBe(E2E_ADMIN.email);
-    const refreshed = await call(server, 'POST', '/api/auth/refresh', {
+    const refreshed = await api(server, 'POST', '/api/auth/refresh', {
       body: { refreshToken: ritaSession.tokens.refreshToken },
     });
     expect(refreshed.status).toBe(200);
-    const adminAgain = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
-    const usersAfter = await call<{ data: { users: UserRow[] } }>(
-      server,
-      'GET',
-      '/api/auth/users',
-      { token: adminAgain.tokens.accessToken },
-    );
+    const adminAgain = await signInAsAdmin(server);
+    const usersAfter = await api<{ data: { users: UserRow[] } }>(server, 'GET', '/api/auth/users', {
+      token: adminAgain.tokens.accessToken,
+    });
     expect(usersAfter.body.data.users.filter((u) => u.email === E2E_ADMIN.email)).toHaveLength(1);
     expect(usersAfter.body.data.users.find((u) => u.email === RESEARCHER.email)).toMatchObject({
       status: 'approved',
       role: rita!.role,
     });
-    const list = await call<{ data: { entries: EntryRow[] } }>(server, 'GET', '/api/waiting-list', {
+    const list = await api<{ data: { entries: EntryRow[] } }>(server, 'GET', '/api/waiting-list', {
       token: adminAgain.tokens.accessToken,
     });
     expect(list.body.data.entries.filter((e) => e.email === WAITER.email)).toEqual([
       expect.objectContaining({ name: WAITER.name, interestArea: WAITER.interestArea }),
     ]);
-    await apiLogin(server.baseUrl, RESEARCHER.email, RESEARCHER.password);
+    await signIn(server, RESEARCHER.email, RESEARCHER.password);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
 
     // The server alone (what `npm run serve` runs), on a fresh and then on an existing data dir.
@@ -217,7 +195,7 @@ describe('first start without ADMIN_EMAIL', () => {
     const [, email, password] = printed as unknown as [string, string, string];
     expect(email).toBe('admin@econagents.local');
 
-    const session = await apiLogin(server.baseUrl, email, password);
+    const session = await signIn(server, email, password);
     expect(session.user.role).toBe('admin');
     // Once on stdout, and nowhere in the logs (which include the sign-in request above).
     expect(server.output().split(password)).toHaveLength(2);
@@ -227,10 +205,8 @@ describe('first start without ADMIN_EMAIL', () => {
     const secondRun = server.output().slice(beforeRestart);
     expect(secondRun).not.toContain(password);
     expect(secondRun).not.toContain('No administrator existed');
-    expect((await apiLogin(server.baseUrl, email, password)).user.role).toBe('admin');
-    expect(await apiLogin(server.baseUrl, email, 'not-the-password').catch(() => 'refused')).toBe(
-      'refused',
-    );
+    expect((await signIn(server, email, password)).user.role).toBe('admin');
+    expect(await signIn(server, email, 'not-the-password').catch(() => 'refused')).toBe('refused');
   }, 180_000);
 });
 
@@ -260,10 +236,7 @@ describe('the built web app in Chromium', () => {
         .getByText(`${info.prefix} ${info.version}`)
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
-      await page.screenshot({
-        path: path.join(os.tmpdir(), 'ea-foundation-home.png'),
-        fullPage: true,
-      });
+      await screenshot(page, 'foundation-home');
       expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { applyMigrations, MIGRATIONS_DIR, openPglite } from '../server/db/connect';
+import { E2E_ADMIN } from './support';
 
 /**
  * Browser and process tests run the real server (`node --import tsx server/main.ts`, exactly what
@@ -17,8 +17,17 @@ import { applyMigrations, MIGRATIONS_DIR, openPglite } from '../server/db/connec
  * The web app is served from E2E_WEB_DIST_DIR, else WEB_DIST_DIR, else dist/web (what
  * `npm run build` writes). Helpers building in parallel point E2E_WEB_DIST_DIR at their own build.
  * Data directories the harness makes are removed by a later run (see newDataDir).
+ *
+ * Everything else a test needs (API calls, sign-in, accounts, screenshots, axe) is in support.ts;
+ * the names below re-export it for the tests written against this file.
  */
-export const E2E_ADMIN = { email: 'admin@e2e.example', password: 'e2e-admin-password' };
+export {
+  E2E_ADMIN,
+  seriousA11yViolations,
+  settleAnimations,
+  signIn as apiLogin,
+  type AxeViolation,
+} from './support';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -324,77 +333,4 @@ export function launchBrowser(): Promise<Browser> {
     args: CHROMIUM_FLAGS,
     headless: true,
   });
-}
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/**
- * Waits until the page's finite CSS transitions and animations have ended (at most 2 s):
- * colours read mid-transition (a button just enabled, a dialog fading in) and clicks on a list
- * that is still expanding give results that are neither the old state nor the new one. Endless
- * animations (spinners) are not waited for.
- */
-export async function settleAnimations(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-      new Promise((resolve) => setTimeout(resolve, 2_000)),
-    ]),
-  );
-}
-
-/**
- * Runs axe-core in the page; returns the serious and critical violations. axe is evaluated
- * through the DevTools protocol rather than added as a <script>: the app's Content-Security-Policy
- * (script-src 'self') rightly refuses inline scripts, and the page is tested under that policy.
- */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  const loaded = await page.evaluate(`${AXE_SOURCE}\n;typeof window.axe === 'object'`);
-  if (loaded !== true) throw new Error('axe-core did not load in the page');
-  await settleAnimations(page);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document);
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target })),
-    }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-/** Signs in through the API and returns tokens, for tests that start already signed in. */
-export async function apiLogin(baseUrl: string, email: string, password: string) {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as {
-    data: {
-      tokens: { accessToken: string; refreshToken: string };
-      user: { id: string; displayName: string; email: string; role: string };
-    };
-  };
-  return body.data;
 }

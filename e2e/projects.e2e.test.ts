@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  approvedUser,
-  call,
+  api,
   expectAxeClean,
+  newAccount,
   openSignedIn,
   pageReady,
-  type Session,
-  shot,
+  screenshot,
   VIEWPORTS,
-} from './web-pages.helpers';
+  type Session,
+} from './support';
 
 /**
  * Project Manager and project page against the real server: a researcher creates a project (the
@@ -36,8 +36,8 @@ interface ProjectRow {
 }
 
 async function listProjects(s: Session) {
-  const r = await call<{ data: { projects: ProjectRow[]; total: number } }>(
-    server.baseUrl,
+  const r = await api<{ data: { projects: ProjectRow[]; total: number } }>(
+    server,
     'GET',
     '/api/projects',
     { token: s.tokens.accessToken },
@@ -48,16 +48,17 @@ async function listProjects(s: Session) {
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  rita = await approvedUser(server, {
+  ({ session: rita } = await newAccount(server, {
     email: 'rita.projects@e2e.example',
     password: 'rita-password-1',
     displayName: 'Rita Researcher',
-  });
-  vera = await approvedUser(
-    server,
-    { email: 'vera.viewer@e2e.example', password: 'vera-password-1', displayName: 'Vera Viewer' },
-    'viewer',
-  );
+  }));
+  ({ session: vera } = await newAccount(server, {
+    email: 'vera.viewer@e2e.example',
+    password: 'vera-password-1',
+    displayName: 'Vera Viewer',
+    role: 'viewer',
+  }));
 });
 
 afterAll(async () => {
@@ -75,7 +76,7 @@ async function newPage(width = 1440, height = 900): Promise<Page> {
 describe('Project Manager', () => {
   it('creates, lists, favorites, edits, opens and deletes a project', async () => {
     const page = await newPage();
-    await openSignedIn(page, server.baseUrl, rita, '/app/project-manager');
+    await openSignedIn(page, server, rita, '/app/project-manager');
     await pageReady(page);
 
     // Nothing yet: the spec's empty texts.
@@ -171,7 +172,7 @@ describe('Project Manager', () => {
     await page.getByRole('tab', { name: 'Active' }).click();
     await edited.waitFor();
     await page.getByRole('tab', { name: 'All' }).click();
-    await shot(page, 'projects-wide');
+    await screenshot(page, 'projects');
     await expectAxeClean(page, 'project manager with a project');
 
     // Open -> the project page with its details.
@@ -183,7 +184,7 @@ describe('Project Manager', () => {
       .waitFor();
     await page.getByText('Do higher minimum wages reduce teen employment?').waitFor();
     await page.getByRole('heading', { name: 'Agent sessions' }).waitFor();
-    await shot(page, 'project-page-wide');
+    await screenshot(page, 'project-page');
     await expectAxeClean(page, 'project page');
 
     // Delete asks the exact question; Cancel keeps it, Delete removes it.
@@ -205,14 +206,14 @@ describe('Project Manager', () => {
 
   it('reads ?search= from the URL and says when nothing matches', async () => {
     for (const title of ['Inflation expectations survey', 'Housing supply elasticity']) {
-      const r = await call(server.baseUrl, 'POST', '/api/projects', {
+      const r = await api(server, 'POST', '/api/projects', {
         token: rita.tokens.accessToken,
         body: { title, researchArea: 'Macroeconomics' },
       });
       expect(r.status).toBe(201);
     }
     const page = await newPage();
-    await openSignedIn(page, server.baseUrl, rita, '/app/project-manager?search=housing');
+    await openSignedIn(page, server, rita, '/app/project-manager?search=housing');
     await pageReady(page);
     await page.getByRole('article', { name: 'Housing supply elasticity' }).waitFor();
     expect(await page.getByRole('article').count()).toBe(1);
@@ -245,23 +246,21 @@ describe('Project Manager', () => {
   it('shows a viewer member no Edit or Delete, and a phone layout without errors', async () => {
     const created: Record<string, string> = {};
     for (const title of ['Shared: regional housing markets', 'Private: pension reform draft']) {
-      const r = await call<{ data: { project: { id: string } } }>(
-        server.baseUrl,
-        'POST',
-        '/api/projects',
-        { token: rita.tokens.accessToken, body: { title, researchArea: 'Urban Economics' } },
-      );
+      const r = await api<{ data: { project: { id: string } } }>(server, 'POST', '/api/projects', {
+        token: rita.tokens.accessToken,
+        body: { title, researchArea: 'Urban Economics' },
+      });
       created[title] = r.body.data.project.id;
     }
     const target = { id: created['Shared: regional housing markets'] };
-    const add = await call(server.baseUrl, 'POST', `/api/projects/${target?.id}/members`, {
+    const add = await api(server, 'POST', `/api/projects/${target?.id}/members`, {
       token: rita.tokens.accessToken,
       body: { email: 'vera.viewer@e2e.example', role: 'viewer' },
     });
     expect(add.status).toBe(200);
 
     const page = await newPage(VIEWPORTS[0].width, VIEWPORTS[0].height);
-    await openSignedIn(page, server.baseUrl, vera, '/app/project-manager');
+    await openSignedIn(page, server, vera, '/app/project-manager');
     await pageReady(page);
     const card = page.getByRole('article', { name: 'Shared: regional housing markets' });
     await card.waitFor();
@@ -272,7 +271,7 @@ describe('Project Manager', () => {
     expect(await card.getByRole('link', { name: /^Open/ }).count()).toBe(1);
     // A viewer account cannot create projects either.
     expect(await page.getByRole('button', { name: 'New Project' }).count()).toBe(0);
-    await shot(page, 'projects-phone-viewer');
+    await screenshot(page, 'projects-viewer');
     await expectAxeClean(page, 'project manager (viewer, phone)');
 
     await card.getByRole('link', { name: /^Open/ }).click();
@@ -281,7 +280,7 @@ describe('Project Manager', () => {
       .getByRole('heading', { level: 1, name: 'Shared: regional housing markets' })
       .waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
-    await shot(page, 'project-page-phone-viewer');
+    await screenshot(page, 'project-page-viewer');
     await expectAxeClean(page, 'project page (viewer, phone)');
 
     // A project the viewer may not see: the page says so instead of failing.
@@ -301,35 +300,30 @@ describe('Project Manager', () => {
   });
 
   it('filters favorites and has a Paused tab, at phone and desktop width', async () => {
-    const paula = await approvedUser(server, {
+    const { session: paula } = await newAccount(server, {
       email: 'paula.filters@e2e.example',
       password: 'paula-password-1',
       displayName: 'Paula Filters',
     });
     const make = async (title: string, status: string) => {
-      const r = await call<{ data: { project: { id: string } } }>(
-        server.baseUrl,
-        'POST',
-        '/api/projects',
-        {
-          token: paula.tokens.accessToken,
-          body: { title, researchArea: 'Public Finance', status },
-        },
-      );
+      const r = await api<{ data: { project: { id: string } } }>(server, 'POST', '/api/projects', {
+        token: paula.tokens.accessToken,
+        body: { title, researchArea: 'Public Finance', status },
+      });
       expect(r.status).toBe(201);
       return r.body.data.project.id;
     };
     const starred = await make('Carbon tax incidence', 'active');
     await make('Paused: property tax capitalisation', 'paused');
     await make('VAT pass-through', 'planning');
-    const fav = await call(server.baseUrl, 'PUT', `/api/projects/${starred}/favorite`, {
+    const fav = await api(server, 'PUT', `/api/projects/${starred}/favorite`, {
       token: paula.tokens.accessToken,
     });
     expect(fav.status).toBe(200);
 
     for (const vp of VIEWPORTS) {
       const page = await newPage(vp.width, vp.height);
-      await openSignedIn(page, server.baseUrl, paula, '/app/project-manager');
+      await openSignedIn(page, server, paula, '/app/project-manager');
       await pageReady(page);
       await page.getByRole('article', { name: 'VAT pass-through' }).waitFor();
       expect(await page.getByRole('article').count()).toBe(3);
@@ -351,7 +345,7 @@ describe('Project Manager', () => {
       expect(await favorites.getAttribute('aria-pressed')).toBe('true');
       expect(page.url()).toContain('favorite=1');
       await expectAxeClean(page, `project manager favorites (${vp.name})`);
-      await shot(page, `projects-favorites-${vp.name}`);
+      await screenshot(page, 'projects-favorites');
       await page.reload();
       await pageReady(page);
       await page.getByRole('article', { name: 'Carbon tax incidence' }).waitFor();
@@ -370,19 +364,14 @@ describe('Project Manager', () => {
   });
 
   it('says on the field when no approved account uses a member e-mail', async () => {
-    const r = await call<{ data: { project: { id: string } } }>(
-      server.baseUrl,
-      'POST',
-      '/api/projects',
-      {
-        token: rita.tokens.accessToken,
-        body: { title: 'Team project on trade shocks', researchArea: 'Trade' },
-      },
-    );
+    const r = await api<{ data: { project: { id: string } } }>(server, 'POST', '/api/projects', {
+      token: rita.tokens.accessToken,
+      body: { title: 'Team project on trade shocks', researchArea: 'Trade' },
+    });
     const id = r.body.data.project.id;
     for (const vp of VIEWPORTS) {
       const page = await newPage(vp.width, vp.height);
-      await openSignedIn(page, server.baseUrl, rita, `/app/projects/${id}`);
+      await openSignedIn(page, server, rita, `/app/projects/${id}`);
       await pageReady(page);
       const email = page.getByLabel('Member e-mail');
       await email.fill('nobody.here@e2e.example');
@@ -397,7 +386,7 @@ describe('Project Manager', () => {
       );
       expect(await page.getByText('email: no approved account').count()).toBe(0);
       await expectAxeClean(page, `unknown member e-mail (${vp.name})`);
-      await shot(page, `project-member-unknown-${vp.name}`);
+      await screenshot(page, 'project-member-unknown');
       // Typing again clears it; a known account is added.
       await email.fill('vera.viewer@e2e.example');
       await help.waitFor({ state: 'detached' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiLogin, E2E_ADMIN, launchBrowser, startServer, type RunningServer } from './harness';
-import { apiCall, DESKTOP, expectAxeClean, newPage, PHONE, screenshot } from './webshell.helpers';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import { api, DESKTOP, expectAxeClean, newPage, PHONE, screenshot, signInAsAdmin } from './support';
 
 /**
  * The public pages against the real server and built app: landing (testimonials rotate every
@@ -37,7 +37,7 @@ describe('public pages', () => {
         ] as const) {
           await page.goto(`${server.baseUrl}${path}`);
           await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-          await screenshot(page, `public${path.replace(/\//g, '_')}-${viewport.width}`);
+          await screenshot(page, `public${path.replace(/\//g, '_')}`);
           await expectAxeClean(page, `${path} @${viewport.width}`);
         }
       } finally {
@@ -219,11 +219,11 @@ describe('public pages', () => {
       const snackMs = Date.now() - shownAt;
       expect(snackMs).toBeGreaterThan(3_300);
 
-      const admin = await apiLogin(server.baseUrl, E2E_ADMIN.email, E2E_ADMIN.password);
-      const list = await apiCall<{
+      const admin = await signInAsAdmin(server);
+      const list = await api<{
         data: { entries: Array<{ email: string; affiliation?: string }> };
       }>(server, 'GET', '/api/waiting-list', { token: admin.tokens.accessToken });
-      const entry = list.json.data.entries.find((e) => e.email === 'grace@example.org');
+      const entry = list.body.data.entries.find((e) => e.email === 'grace@example.org');
       expect(entry).toBeDefined();
       expect(entry?.affiliation).toBeUndefined();
     } finally {

@@ -2,18 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Settings } from '../common/settings';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
-import { apiLogin, launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, type RunningServer } from './harness';
 import {
-  approvedUser,
-  call,
+  api,
   choose,
   expectAxeClean,
+  newAccount,
   openPage,
   pageReady,
-  type Session,
-  shot,
+  screenshot,
+  signIn,
   VIEWPORTS,
-} from './web-pages.helpers';
+  type Session,
+} from './support';
 
 /**
  * Settings (platform.md §2, §5) against the real server: edits in several categories are saved
@@ -45,12 +46,12 @@ let password = USER.password;
  * (by the next page) would revoke the whole family.
  */
 async function freshSession(): Promise<Session> {
-  sam = await apiLogin(server.baseUrl, USER.email, password);
+  sam = await signIn(server, USER.email, password);
   return sam;
 }
 
 async function stored(): Promise<Settings> {
-  const r = await call<{ data: { settings: Settings } }>(server.baseUrl, 'GET', '/api/settings', {
+  const r = await api<{ data: { settings: Settings } }>(server, 'GET', '/api/settings', {
     token: sam.tokens.accessToken,
   });
   expect(r.status).toBe(200);
@@ -58,7 +59,7 @@ async function stored(): Promise<Settings> {
 }
 
 async function open(path = '/app/settings', width = 1440, height = 900): Promise<Page> {
-  return openPage(browser, server.baseUrl, await freshSession(), path, { width, height });
+  return openPage(browser, server, await freshSession(), path, { width, height });
 }
 
 async function category(page: Page, name: string) {
@@ -86,7 +87,7 @@ beforeAll(async () => {
     },
   });
   browser = await launchBrowser();
-  sam = await approvedUser(server, USER);
+  ({ session: sam } = await newAccount(server, USER));
   password = USER.password;
 });
 
@@ -236,7 +237,7 @@ describe('Settings', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('settings-saved').waitFor();
     expect((await stored()).profile.theme).toBe('dark');
-    await shot(page, 'settings-dark-wide');
+    await screenshot(page, 'settings-dark');
     await expectAxeClean(page, 'settings in dark mode');
 
     // A fresh browser (no local choice) gets the account's saved theme.
@@ -252,7 +253,7 @@ describe('Settings', () => {
   });
 
   it('changes the password and signs out the other sessions', async () => {
-    const other = await apiLogin(server.baseUrl, USER.email, USER.password);
+    const other = await signIn(server, USER.email, USER.password);
     const page = await open('/app/settings?section=security');
     await page.getByLabel('Current password').fill('not-my-password');
     await page.getByLabel('New password', { exact: true }).fill('sam-new-password-2');
@@ -275,21 +276,21 @@ describe('Settings', () => {
     await page.getByText(/^Password changed\./).waitFor();
     password = 'sam-new-password-2';
     // The new password signs in; the other session was signed out by the change.
-    await apiLogin(server.baseUrl, USER.email, 'sam-new-password-2');
-    const refreshed = await call(server.baseUrl, 'POST', '/api/auth/refresh', {
+    await signIn(server, USER.email, 'sam-new-password-2');
+    const refreshed = await api(server, 'POST', '/api/auth/refresh', {
       body: { refreshToken: other.tokens.refreshToken },
     });
     expect(refreshed.status).toBe(401);
 
     // Sign out everywhere else: a new second session ends, this browser stays signed in.
-    const second = await apiLogin(server.baseUrl, USER.email, 'sam-new-password-2');
+    const second = await signIn(server, USER.email, 'sam-new-password-2');
     await page.getByRole('button', { name: 'Sign out of all other sessions' }).click();
     await page
       .getByRole('dialog', { name: 'Sign out other sessions' })
       .getByRole('button', { name: 'Sign out others' })
       .click();
     await page.getByText(/^Signed out of \d+ other session/).waitFor();
-    const again = await call(server.baseUrl, 'POST', '/api/auth/refresh', {
+    const again = await api(server, 'POST', '/api/auth/refresh', {
       body: { refreshToken: second.tokens.refreshToken },
     });
     expect(again.status).toBe(401);
@@ -316,7 +317,7 @@ describe('Settings', () => {
         await category(page, name);
         await expectAxeClean(page, `settings ${name} (${vp.name})`);
         if (['API Keys', 'AI & Agents', 'Security'].includes(name))
-          await shot(page, `settings-${name.replace(/\W+/g, '-')}-${vp.name}`);
+          await screenshot(page, `settings-${name.replace(/\W+/g, '-')}`);
       }
       await page.context().close();
     }
@@ -345,7 +346,7 @@ describe('Settings', () => {
       expect(text).not.toContain('e2e-server-key');
       expect(llm.requests.filter((r) => r.phase === 'test-connection')).toHaveLength(1);
       await expectAxeClean(page, `settings model test failed (${vp.name})`);
-      await shot(page, `settings-model-test-401-${vp.name}`);
+      await screenshot(page, 'settings-model-test-401');
 
       // The same button on the API Keys page, now with a working key.
       llm.reset();
@@ -380,7 +381,7 @@ describe('Settings', () => {
     await status.getByText('llama3.1:8b', { exact: true }).waitFor();
     await status.getByText(/includes your unsaved changes/).waitFor();
     await expectAxeClean(page, 'settings custom model');
-    await shot(page, 'settings-model-custom-wide');
+    await screenshot(page, 'settings-model-custom');
     expect((await stored()).ai.modelVersion).not.toBe('custom');
     await page.context().close();
   });
@@ -406,7 +407,7 @@ describe('Settings', () => {
       await goToProjects();
       await question.waitFor();
       await expectAxeClean(page, `settings leave question (${vp.name})`);
-      await shot(page, `settings-leave-question-${vp.name}`);
+      await screenshot(page, 'settings-leave-question');
       await question.getByRole('button', { name: 'Stay' }).click();
       await question.waitFor({ state: 'detached' });
       expect(new URL(page.url()).pathname).toBe('/app/settings');
