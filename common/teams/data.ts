@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agentSessionSchema, FEEDBACK_MAX, sessionStatusSchema } from '../agents';
+import { datasetSchema } from '../datasets';
 import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../settings';
 
 /**
@@ -527,3 +529,440 @@ export const transformReportSchema = z.object({
   notes: z.array(z.string()),
 });
 export type TransformReport = z.infer<typeof transformReportSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The Data team: phases, inputs, results and the bodies of /api/agents/data-team
+// ---------------------------------------------------------------------------------------------
+
+export const DATA_TEAM_ID = 'data';
+export const DATA_TEAM_BASE = '/api/agents/data-team';
+
+/** agent-teams.md §2: the data source selector. */
+export const DATA_SOURCE_KINDS = ['upload', 'api', 'url'] as const;
+export type DataSourceKind = (typeof DATA_SOURCE_KINDS)[number];
+export const DATA_SOURCE_KIND_LABELS: Record<DataSourceKind, string> = {
+  upload: 'Upload a file',
+  api: 'Public API',
+  url: 'Web address (URL)',
+};
+
+/** The public APIs of the API source selector, with how their dataset ids are written. */
+export const API_SOURCES = ['world_bank', 'fred', 'imf', 'kaggle'] as const;
+export type ApiSource = (typeof API_SOURCES)[number];
+export const API_SOURCE_INFO: Record<ApiSource, { label: string; example: string; help: string }> =
+  {
+    world_bank: {
+      label: 'World Bank',
+      example: 'NY.GDP.MKTP.CD',
+      help: 'An indicator code, or country/indicator: NY.GDP.MKTP.CD or USA/NY.GDP.MKTP.CD',
+    },
+    fred: {
+      label: 'FRED',
+      example: 'GDP',
+      help: 'A FRED series id such as GDP, UNRATE or CPIAUCSL (needs a FRED API key)',
+    },
+    imf: {
+      label: 'IMF',
+      example: 'IMF.WHD/WHDREO/GX1213.BCA_GDP_BP6.A',
+      help: 'agency/dataflow/series key of the IMF SDMX API (* for every value of a key position)',
+    },
+    kaggle: {
+      label: 'Kaggle',
+      example: 'owner/dataset',
+      help: 'owner/dataset or owner/dataset/file.csv (needs your Kaggle username and key)',
+    },
+  };
+
+/** agent-teams.md §4 Data: the stepper; Completed sets phase 4. */
+export const DATA_STEPS = [
+  'Data Source',
+  'Data Loading',
+  'Data Profiling',
+  'Statistical Analysis',
+  'Completed',
+] as const;
+export const DATA_PHASES = [
+  { key: 'source', name: 'Data Source', checkpoint: null },
+  { key: 'loading', name: 'Data Loading', checkpoint: null },
+  { key: 'profiling', name: 'Data Profiling', checkpoint: 'Checkpoint: Data Profile Review' },
+  { key: 'analysis', name: 'Statistical Analysis', checkpoint: null },
+] as const;
+export type DataPhaseKey = (typeof DATA_PHASES)[number]['key'];
+export const DATA_COMPLETED_PHASE = 4;
+
+/** agent-teams.md §5 and §8: the screen's texts. */
+export const DATA_MESSAGES = {
+  noFile: 'Please upload a data file first',
+  noDatasetId: 'Please enter a dataset ID',
+  noUrl: 'Please enter the address of a CSV or JSON file',
+  startFailed: 'Failed to start data analysis',
+  uploadFailed: 'Failed to upload file',
+  fetchFailed: 'Failed to fetch dataset',
+  processError: 'Data analysis process encountered an error',
+  runtimeError: 'Runtime error in data team',
+} as const;
+
+/** The file picker accepts only these (agent-teams.md §5). */
+export const DATA_FILE_EXTENSIONS = ['.csv', '.json'] as const;
+export const DEFAULT_DATA_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
+export const DATASET_ID_MAX = 500;
+
+const analysisTypeField = z
+  .enum(ANALYSIS_TYPES, { message: `analysisType must be one of: ${ANALYSIS_TYPES.join(', ')}` })
+  .default('profile');
+
+/** A session's input: where the data comes from and which analysis to run. */
+export const dataInputSchema = z.object({
+  dataSource: z.enum(DATA_SOURCE_KINDS),
+  analysisType: z.enum(ANALYSIS_TYPES),
+  /** api: which API. */
+  apiSource: z.enum(API_SOURCES).optional(),
+  /** api: the dataset id; url: the address. */
+  datasetId: z.string().max(2000).optional(),
+  /** upload: the staged file (written by POST /upload before the session starts). */
+  uploadId: z.uuid().optional(),
+  fileName: z.string().max(300).optional(),
+});
+export type DataInput = z.infer<typeof dataInputSchema>;
+
+export const dataConfigurationSchema = z.object({
+  /** Add the model's interpretation paragraph when a language model is configured. */
+  interpret: z.boolean().default(true),
+});
+
+export const DATA_ORIGINS = ['upload', 'url', ...API_SOURCES] as const;
+export type DataOrigin = (typeof DATA_ORIGINS)[number];
+
+/** Phase 1 (Data Source): the file fetched or received, checked by content. */
+export const sourceResultSchema = z.object({
+  origin: z.enum(DATA_ORIGINS),
+  /** The id at the origin (indicator, series, URL, file name). */
+  originId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  fileName: z.string(),
+  format: z.enum(['csv', 'json']),
+  bytes: z.number(),
+  records: z.number(),
+  license: z.string(),
+  citation: z.string(),
+  url: z.string().nullable(),
+  lastUpdated: z.string().nullable(),
+});
+export type SourceResult = z.infer<typeof sourceResultSchema>;
+
+const columnInfoSchema = z.object({ name: z.string(), type: z.string() });
+
+/** Phase 2 (Data Loading): the Parquet copy and the catalog entry. */
+export const loadingResultSchema = z.object({
+  datasetId: z.string(),
+  name: z.string(),
+  rows: z.number(),
+  columns: z.array(columnInfoSchema),
+  /** Columns left out (a blank header over an empty column). */
+  dropped: z.array(z.string()),
+});
+export type LoadingResult = z.infer<typeof loadingResultSchema>;
+
+/** Phase 3 (Data Profiling): the profile, and the cleaning when the researcher asked for it. */
+export const profilingResultSchema = z.object({
+  /** The dataset the analysis reads: the loaded one, or its cleaned copy. */
+  datasetId: z.string(),
+  datasetName: z.string(),
+  profile: datasetProfileSchema,
+  /** The researcher's Settings when the phase ran (the checkpoint's cleaning defaults). */
+  cleaningDefaults: z.object({
+    imputation: z.enum(IMPUTATION_STRATEGIES),
+    outliers: z.enum(OUTLIER_DETECTION_METHODS),
+    autoCleanData: z.boolean(),
+  }),
+  cleaning: z
+    .object({
+      spec: z.object({
+        imputation: z.enum(IMPUTATION_STRATEGIES),
+        outliers: z.enum(OUTLIER_DETECTION_METHODS),
+        outlierAction: z.enum(['remove', 'cap']),
+        dropDuplicates: z.boolean(),
+        dropEmptyColumns: z.boolean(),
+      }),
+      notes: z.array(z.string()),
+      rowsBefore: z.number(),
+      rowsAfter: z.number(),
+      sourceDatasetId: z.string(),
+    })
+    .nullable(),
+});
+export type ProfilingResult = z.infer<typeof profilingResultSchema>;
+
+/** Phase 4 (Statistical Analysis): the computed analysis, its charts and the interpretation. */
+export const analysisPhaseResultSchema = z.object({
+  analysisType: z.enum(ANALYSIS_TYPES),
+  datasetId: z.string(),
+  analysis: analysisResultSchema,
+  visualizations: z.array(chartSpecSchema),
+  /** The model's paragraph about the computed numbers; null without a model. */
+  interpretation: z.string().nullable(),
+  /** Why there is no interpretation, when there is none. */
+  interpretationNote: z.string().nullable(),
+});
+export type AnalysisPhaseResult = z.infer<typeof analysisPhaseResultSchema>;
+
+/** What the checkpoint shows (the profile itself is in the status reply's `profile`). */
+export const profilingCheckpointSchema = z.object({
+  datasetId: z.string(),
+  datasetName: z.string(),
+  rows: z.number(),
+  columns: z.number(),
+  missingCellsShare: z.number(),
+  duplicateRows: z.number(),
+  alerts: z.array(alertSchema),
+  /** From the researcher's Settings (data: imputationStrategy, outlierDetection, autoCleanData). */
+  cleaningDefaults: z.object({
+    imputation: z.enum(IMPUTATION_STRATEGIES),
+    outliers: z.enum(OUTLIER_DETECTION_METHODS),
+    autoCleanData: z.boolean(),
+  }),
+  cleaned: z.boolean(),
+});
+export type ProfilingCheckpoint = z.infer<typeof profilingCheckpointSchema>;
+
+/**
+ * Feedback at the checkpoint asking for cleaning: "Clean " followed by a JSON CleaningSpec (the
+ * screen's form writes it). Free text is read for the words of the options too ("median",
+ * "iqr", "cap", "keep duplicates"); what it does not name takes the Settings values.
+ */
+export const CLEANING_FEEDBACK_PREFIX = 'Clean ';
+
+export function cleaningFeedback(spec: CleaningSpec): string {
+  return `${CLEANING_FEEDBACK_PREFIX}${JSON.stringify(spec)}`;
+}
+
+export function parseCleaningFeedback(
+  text: string,
+  defaults: { imputation: CleaningSpec['imputation']; outliers: CleaningSpec['outliers'] },
+): z.output<typeof cleaningSpecSchema> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith(CLEANING_FEEDBACK_PREFIX.trim())) {
+    const json = trimmed.slice(CLEANING_FEEDBACK_PREFIX.trim().length).trim();
+    try {
+      const parsed = cleaningSpecSchema.safeParse({ ...defaults, ...(JSON.parse(json) as object) });
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: read the words below
+    }
+  }
+  const t = trimmed.toLowerCase();
+  const has = (re: RegExp) => re.test(t);
+  const imputation = has(/\bknn\b|nearest/)
+    ? 'knn'
+    : has(/\bmedian\b/)
+      ? 'median'
+      : has(/\bmode\b|most frequent/)
+        ? 'mode'
+        : has(/\bmean\b|average/)
+          ? 'mean'
+          : has(/no imputation|don'?t impute|do not impute/)
+            ? 'none'
+            : defaults.imputation;
+  const outliers = has(/isolation/)
+    ? 'isolation-forest'
+    : has(/\biqr\b|interquartile/)
+      ? 'iqr'
+      : has(/z-?score/)
+        ? 'z-score'
+        : has(/keep (the )?outliers|no outlier/)
+          ? 'none'
+          : defaults.outliers;
+  return cleaningSpecSchema.parse({
+    imputation,
+    outliers,
+    outlierAction: has(/\bcap\b|winsori[sz]e/) ? 'cap' : 'remove',
+    dropDuplicates: !has(/keep (the )?duplicates/),
+    dropEmptyColumns: !has(/keep (the )?empty columns/),
+  });
+}
+
+const datasetIdField = z
+  .string({ message: DATA_MESSAGES.noDatasetId })
+  .trim()
+  .min(1, DATA_MESSAGES.noDatasetId)
+  .max(DATASET_ID_MAX, `datasetId must be at most ${DATASET_ID_MAX} characters`);
+const projectIdField = z.uuid({ message: 'projectId must be a UUID' }).optional();
+
+/** POST /analyze, body {dataSource, analysisType, config: {datasetSource, datasetId}}. */
+export const analyzeRequestSchema = z
+  .object({
+    dataSource: z.enum(DATA_SOURCE_KINDS, { message: 'dataSource must be upload, api or url' }),
+    analysisType: analysisTypeField,
+    config: z
+      .object({
+        datasetSource: z
+          .enum(API_SOURCES, { message: `datasetSource must be one of: ${API_SOURCES.join(', ')}` })
+          .optional(),
+        datasetId: z.string().max(2000).optional(),
+      })
+      .default({}),
+    projectId: projectIdField,
+  })
+  .superRefine((body, ctx) => {
+    const id = body.config.datasetId?.trim() ?? '';
+    if (body.dataSource === 'upload') {
+      ctx.addIssue({ code: 'custom', path: ['dataSource'], message: DATA_MESSAGES.noFile });
+    } else if (body.dataSource === 'api' && id === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config', 'datasetId'],
+        message: DATA_MESSAGES.noDatasetId,
+      });
+    } else if (body.dataSource === 'api' && !body.config.datasetSource) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config', 'datasetSource'],
+        message: 'Choose an API source',
+      });
+    } else if (body.dataSource === 'url' && id === '') {
+      ctx.addIssue({ code: 'custom', path: ['config', 'datasetId'], message: DATA_MESSAGES.noUrl });
+    }
+  });
+export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
+
+/** POST /fetch-dataset, body {source, datasetId, analysisType}. */
+export const fetchDatasetRequestSchema = z.object({
+  source: z.enum(API_SOURCES, { message: `source must be one of: ${API_SOURCES.join(', ')}` }),
+  datasetId: datasetIdField,
+  analysisType: analysisTypeField,
+  projectId: projectIdField,
+});
+export type FetchDatasetRequest = z.input<typeof fetchDatasetRequestSchema>;
+
+/** POST /upload: the multipart field `config` holds this JSON (agent-teams.md §7). */
+export const uploadConfigSchema = z.object({
+  analysisType: analysisTypeField,
+  projectId: projectIdField,
+});
+
+export const dataStartReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int(),
+  session: agentSessionSchema,
+});
+export type DataStartReply = z.infer<typeof dataStartReplySchema>;
+
+/** GET /status/{id}: status, phase, logs, results, profile, checkpointData (agent-teams.md §7). */
+export const dataStatusReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  status: sessionStatusSchema,
+  phase: z.number().int().min(0).max(DATA_COMPLETED_PHASE),
+  checkpoint: z.number().int().nullable(),
+  checkpointData: z.unknown().nullable(),
+  logs: z.array(z.string()),
+  error: z.string().nullable(),
+  analysisType: z.enum(ANALYSIS_TYPES).nullable(),
+  dataSource: z.enum(DATA_SOURCE_KINDS).nullable(),
+  source: sourceResultSchema.nullable(),
+  dataset: loadingResultSchema.nullable(),
+  profile: datasetProfileSchema.nullable(),
+  cleaning: profilingResultSchema.shape.cleaning,
+  results: analysisPhaseResultSchema.nullable(),
+  session: agentSessionSchema,
+});
+export type DataStatusReply = z.infer<typeof dataStatusReplySchema>;
+
+export const dataLogsReplySchema = z.object({
+  success: z.literal(true),
+  sessionId: z.uuid(),
+  logs: z.array(z.string()),
+});
+
+/** POST /feedback, body {feedback, sessionId}. */
+export const dataFeedbackRequestSchema = z.object({
+  feedback: z
+    .string({ message: 'feedback is required' })
+    .trim()
+    .min(1, 'feedback is required')
+    .max(FEEDBACK_MAX, `feedback must be at most ${FEEDBACK_MAX} characters`),
+  sessionId: z.uuid({ message: 'sessionId must be a UUID' }),
+});
+export const dataFeedbackReplySchema = dataStartReplySchema;
+
+/** The JSON download of a session's results: the date in the file name. */
+export function dataResultsFileName(date = new Date()): string {
+  return `data-analysis-${date.toISOString().slice(0, 10)}.json`;
+}
+
+// --- Data Explorer routes (under /api/agents/data-team/datasets) ------------------------------
+
+export const MAX_PREVIEW_ROWS = 500;
+
+export const datasetRowsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PREVIEW_ROWS).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const cellSchema: z.ZodType<unknown> = z.unknown();
+
+export const datasetRowsReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    columns: z.array(columnInfoSchema),
+    rows: z.array(z.array(cellSchema)),
+    total: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  }),
+});
+export type DatasetRowsReply = z.infer<typeof datasetRowsReplySchema>;
+
+export const datasetChartReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({ chart: chartSpecSchema }),
+});
+
+export const datasetProfileReplySchema = z.object({
+  success: z.literal(true),
+  data: z.object({ profile: datasetProfileSchema }),
+});
+
+const newNameField = z
+  .string({ message: 'name is required' })
+  .trim()
+  .min(1, 'name is required')
+  .max(200, 'name must be at most 200 characters');
+
+export const integrateRequestSchema = z.object({
+  leftId: z.uuid({ message: 'leftId must be a dataset id' }),
+  rightId: z.uuid({ message: 'rightId must be a dataset id' }),
+  spec: integrationSpecSchema,
+  name: newNameField,
+});
+export type IntegrateRequest = z.input<typeof integrateRequestSchema>;
+
+export const featuresRequestSchema = z.object({
+  spec: featureSpecSchema,
+  name: newNameField,
+});
+export type FeaturesRequest = z.input<typeof featuresRequestSchema>;
+
+/** A dataset the explorer made (integration, features, upload, fetch) and what was done. */
+export const derivedDatasetReplySchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ dataset: datasetSchema, notes: z.array(z.string()) }),
+});
+export type DerivedDatasetReply = z.infer<typeof derivedDatasetReplySchema>;
+
+export const explorerFetchRequestSchema = z.object({
+  source: z.enum(API_SOURCES, { message: `source must be one of: ${API_SOURCES.join(', ')}` }),
+  datasetId: datasetIdField,
+  name: newNameField.optional(),
+});
+export type ExplorerFetchRequest = z.input<typeof explorerFetchRequestSchema>;
+
+/** Multipart fields of the explorer's upload besides the file. */
+export const explorerUploadFieldsSchema = z.object({
+  name: newNameField.optional(),
+  description: z.string().trim().max(5000).optional(),
+});

@@ -31,8 +31,13 @@ export interface DataSourcesOptions {
   /**
    * UNSAFE FOR PRODUCTION: addresses the SSRF guard lets through although they are loopback or
    * private (tests point the connectors at fixture servers on 127.0.0.1). Empty by default.
+   * Applies to both the API client and the downloader; the two below add to one each.
    */
   allowPrivateHosts?: readonly string[];
+  /** Hosts of operator-configured API base URLs (trusted for the API client only). */
+  apiAllowPrivateHosts?: readonly string[];
+  /** Hosts URL datasets and Kaggle downloads may reach although private (tests only). */
+  downloadAllowPrivateHosts?: readonly string[];
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
 }
@@ -55,14 +60,20 @@ export function createDataSources(options: DataSourcesOptions = {}): DataSources
     retries: options.retries ?? 3,
     cache: { ttlMs: DATA_QUERY_CACHE_MS, maxEntries: 200 },
     maxResponseBytes: 50 * 1024 * 1024,
-    allowPrivateHosts: options.allowPrivateHosts,
+    allowPrivateHosts: [
+      ...(options.allowPrivateHosts ?? []),
+      ...(options.apiAllowPrivateHosts ?? []),
+    ],
     sleep: options.sleep,
     now: options.now,
   });
   const downloader = createDownloader({
     maxBytes: options.maxDownloadBytes,
     timeoutMs: options.downloadTimeoutMs,
-    allowPrivateHosts: options.allowPrivateHosts,
+    allowPrivateHosts: [
+      ...(options.allowPrivateHosts ?? []),
+      ...(options.downloadAllowPrivateHosts ?? []),
+    ],
     sleep: options.sleep,
     userAgent: 'EconAgents data team',
   });

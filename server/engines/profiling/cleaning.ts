@@ -95,14 +95,27 @@ async function ruleOutliers(
   spec: Spec,
   numeric: DatasetProfile['columns'],
 ): Promise<void> {
-  const bounds = numeric.map((c) => {
-    const n = c.numeric!;
-    const [lo, hi] =
-      spec.outliers === 'z-score'
-        ? [n.mean - Z_SCORE_LIMIT * (n.sd ?? 0), n.mean + Z_SCORE_LIMIT * (n.sd ?? 0)]
-        : [n.outliers.iqrLower, n.outliers.iqrUpper];
-    return { name: c.name, lo, hi };
-  });
+  // A column whose spread is zero (IQR 0: most values equal, as in a count of children) would
+  // have every other value flagged: the rule does not apply there, and it is left as is.
+  const spread = (c: DatasetProfile['columns'][number]) =>
+    spec.outliers === 'z-score' ? (c.numeric!.sd ?? 0) : c.numeric!.iqr;
+  const skipped = numeric.filter((c) => spread(c) === 0).map((c) => c.name);
+  if (skipped.length > 0) {
+    p.notes.push(
+      `Outliers not judged in ${skipped.join(', ')}: ${spec.outliers === 'z-score' ? 'no spread' : 'an IQR of 0'} makes the rule flag every value but the typical one.`,
+    );
+  }
+  const bounds = numeric
+    .filter((c) => spread(c) > 0)
+    .map((c) => {
+      const n = c.numeric!;
+      const [lo, hi] =
+        spec.outliers === 'z-score'
+          ? [n.mean - Z_SCORE_LIMIT * (n.sd ?? 0), n.mean + Z_SCORE_LIMIT * (n.sd ?? 0)]
+          : [n.outliers.iqrLower, n.outliers.iqrUpper];
+      return { name: c.name, lo, hi };
+    });
+  if (bounds.length === 0) return;
   const rule =
     spec.outliers === 'z-score' ? `|z| > ${Z_SCORE_LIMIT}` : `the ${IQR_FACTOR} IQR rule`;
   const outside = (b: (typeof bounds)[number]) =>
@@ -121,7 +134,10 @@ async function ruleOutliers(
     const n = await p.count(outside(b));
     if (n === 0) continue;
     const x = `${ident(b.name)}::DOUBLE`;
-    replace.push(`greatest(least(${x}, ${num(b.hi)}), ${num(b.lo)}) AS ${ident(b.name)}`);
+    // least() and greatest() skip NULLs: a missing value must stay missing, not become a bound.
+    replace.push(
+      `CASE WHEN ${x} IS NULL THEN NULL ELSE greatest(least(${x}, ${num(b.hi)}), ${num(b.lo)}) END AS ${ident(b.name)}`,
+    );
     p.notes.push(
       `${b.name}: ${n} values capped to ${b.lo.toPrecision(6)} .. ${b.hi.toPrecision(6)} (${rule}).`,
     );

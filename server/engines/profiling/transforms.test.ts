@@ -348,6 +348,29 @@ describe('checkpoint cleaning', () => {
     expect(report.notes[0]).toMatch(/^v: 1 values capped to/);
   });
 
+  it('leaves missing values missing when capping, and skips columns without spread', async () => {
+    const values = [...Array.from({ length: 30 }, (_, i) => String(10 + (i % 5))), '', '1000'];
+    const file = await stored(
+      'capnull.csv',
+      `v,k\n${values.map((v, i) => `${v},${i === 3 ? 1 : i === 4 ? 2 : 0}`).join('\n')}\n`,
+    );
+    const o = out();
+    const report = await engine.clean(
+      file,
+      { imputation: 'none', outliers: 'iqr', outlierAction: 'cap', dropDuplicates: false },
+      o,
+    );
+    const rows = (await table(o)).rows;
+    expect(rows[30]![0]).toBeNull();
+    expect(rows[31]![0]).toBeLessThan(1000);
+    // k is 0 in all rows but two: its IQR is 0, so the rule is not applied to it.
+    expect(rows[3]![1]).toBe(1);
+    expect(rows[4]![1]).toBe(2);
+    expect(report.notes).toContain(
+      'Outliers not judged in k: an IQR of 0 makes the rule flag every value but the typical one.',
+    );
+  });
+
   it('imputes by the mean of the nearest rows (KNN)', async () => {
     // y = 10 x; the gap at x = 5 has neighbours x = 3, 4, 6, 7 and 2 or 8 (tie: first row wins).
     const rows = ['x,y', ...[1, 2, 3, 4, 6, 7, 8, 9].map((x) => `${x},${x * 10}`), '5,'];

@@ -1,0 +1,325 @@
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { AgentSession } from '../../../../common/agents';
+import {
+  analysisPhaseResultSchema,
+  analyzeRequestSchema,
+  ANALYSIS_TYPES,
+  DATA_COMPLETED_PHASE,
+  DATA_SOURCE_KINDS,
+  DATA_TEAM_BASE,
+  DATA_TEAM_ID,
+  dataFeedbackReplySchema,
+  dataFeedbackRequestSchema,
+  dataLogsReplySchema,
+  dataStartReplySchema,
+  dataStatusReplySchema,
+  fetchDatasetRequestSchema,
+  loadingResultSchema,
+  profilingResultSchema,
+  sourceResultSchema,
+  uploadConfigSchema,
+  type ApiSource,
+  type DataInput,
+  type DataStatusReply,
+} from '../../../../common/teams/data';
+import type { profilingService } from '../../../engines/profiling/service';
+import { isDataError } from '../../../engines/profiling/index';
+import { AppError, badRequest, notFound } from '../../../platform/errors';
+import { DataSourceError } from '../../../sources/data-source';
+import type { dataSourcesService } from '../../../sources/data-sources-service';
+import { parseImfId } from '../../../sources/imf';
+import { parseKaggleId } from '../../../sources/kaggle';
+import { parseWorldBankId } from '../../../sources/worldbank';
+import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { registerExplorerRoutes } from './explorer';
+import { jsonField, receiveUpload } from './upload';
+
+/**
+ * The Data team's spec routes (agent-teams.md §7, base /api/agents/data-team): analyze,
+ * fetch-dataset and upload start a session; status, logs and feedback follow it. The Data
+ * Explorer's routes live beside them (explorer.ts). What can be refused before a session starts
+ * is refused here with a 400 (a bad file, a malformed dataset id, a missing key).
+ */
+
+export type DataKit = TeamRouteKit<{
+  profiling: typeof profilingService;
+  sources: typeof dataSourcesService;
+}>;
+
+const idParams = z.object({ id: z.string() });
+
+async function dataSession(kit: DataKit, actor: SessionActor, id: string): Promise<AgentSession> {
+  const session = await kit.sessions.get(actor, id);
+  if (session.teamId !== DATA_TEAM_ID) throw notFound('Session');
+  return session;
+}
+
+async function allLogs(kit: DataKit, actor: SessionActor, id: string): Promise<string[]> {
+  const lines: string[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await kit.sessions.logs(actor, id, { after });
+    lines.push(...page.logs);
+    if (!page.hasMore || page.entries.length === 0) return lines;
+    after = page.entries[page.entries.length - 1]!.seq;
+  }
+}
+
+/** The session's results under the spec's names. */
+export function resultsOf(session: AgentSession) {
+  const raw = new Map(session.results.map((r) => [r.key, r.result]));
+  const read = <T>(schema: z.ZodType<T>, key: string): T | null => {
+    const parsed = schema.safeParse(raw.get(key));
+    return parsed.success ? parsed.data : null;
+  };
+  return {
+    source: read(sourceResultSchema, 'source'),
+    dataset: read(loadingResultSchema, 'loading'),
+    profiling: read(profilingResultSchema, 'profiling'),
+    results: read(analysisPhaseResultSchema, 'analysis'),
+  };
+}
+
+/**
+ * The stepper's step (agent-teams.md §4 Data): 0 Data Source ... 3 Statistical Analysis while a
+ * phase runs or waits; Completed sets 4.
+ */
+export function stepOf(session: AgentSession): number {
+  if (session.status === 'completed') return DATA_COMPLETED_PHASE;
+  return Math.min(DATA_COMPLETED_PHASE - 1, Math.max(0, session.phase - 1));
+}
+
+function statusReply(session: AgentSession, logs: string[]): DataStatusReply {
+  const r = resultsOf(session);
+  const type = z.enum(ANALYSIS_TYPES).safeParse(session.input.analysisType);
+  const kind = z.enum(DATA_SOURCE_KINDS).safeParse(session.input.dataSource);
+  return {
+    success: true,
+    sessionId: session.sessionId,
+    status: session.status,
+    phase: stepOf(session),
+    checkpoint: session.checkpoint,
+    checkpointData: session.checkpointData,
+    logs,
+    error: session.error,
+    analysisType: type.success ? type.data : null,
+    dataSource: kind.success ? kind.data : null,
+    source: r.source,
+    dataset: r.dataset,
+    profile: r.profiling?.profile ?? null,
+    cleaning: r.profiling?.cleaning ?? null,
+    results: r.results,
+    session,
+  };
+}
+
+const FRED_ID = /^[A-Za-z0-9_]{1,50}$/;
+
+/**
+ * Refuses at once what would only fail later in the session: a malformed dataset id, an
+ * address that is not http(s), a FRED or Kaggle request without credentials.
+ */
+async function preflight(kit: DataKit, actor: SessionActor, source: ApiSource | 'url', id: string) {
+  const fail = (e: unknown): never => {
+    if (e instanceof DataSourceError) throw badRequest(e.message);
+    throw e;
+  };
+  try {
+    if (source === 'world_bank') parseWorldBankId(id);
+    else if (source === 'imf') parseImfId(id);
+    else if (source === 'kaggle') {
+      parseKaggleId(id);
+      const { username, key } = kit.services.sources.kaggle;
+      if (!username || !key) {
+        throw badRequest(
+          'Kaggle: Kaggle needs a username and API key; ask the administrator to set KAGGLE_USERNAME and KAGGLE_KEY.',
+        );
+      }
+    } else if (source === 'fred') {
+      if (!FRED_ID.test(id.trim())) {
+        throw badRequest(
+          `FRED: "${id.trim()}" is not a FRED series id (letters, digits and _, e.g. GDP, UNRATE).`,
+        );
+      }
+      const own = await kit.workspaceFor(actor.id, null).settings.apiKey('fredApiKey');
+      if (!own && !kit.services.sources.fredApiKey) {
+        throw badRequest(
+          'FRED: an API key is needed. Add your FRED key under Settings > API keys, or ask the administrator to set FRED_API_KEY.',
+        );
+      }
+    } else {
+      let url: URL;
+      try {
+        url = new URL(id.trim());
+      } catch {
+        throw badRequest(`"${id.trim()}" is not a web address (it should start with https://).`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw badRequest(`Only http(s) addresses can be fetched, not ${url.protocol}`);
+      }
+    }
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export const dataTeamRoutes = {
+  prefix: DATA_TEAM_BASE,
+  async register(app: Api, kit: DataKit) {
+    const user = { access: 'user' as const };
+    const { profiling } = kit.services;
+
+    const start = async (actor: SessionActor, input: DataInput, projectId: string | undefined) => {
+      const session = await kit.sessions.start(actor, {
+        teamId: DATA_TEAM_ID,
+        input,
+        configuration: {},
+        ...(projectId ? { projectId } : {}),
+      });
+      return {
+        success: true as const,
+        sessionId: session.sessionId,
+        status: session.status,
+        phase: stepOf(session),
+        session,
+      };
+    };
+
+    app.post(
+      '/analyze',
+      {
+        config: user,
+        schema: { body: analyzeRequestSchema, response: { 201: dataStartReplySchema } },
+      },
+      async (request, reply) => {
+        const actor = teamActor(request);
+        const body = request.body;
+        const id = body.config.datasetId?.trim() ?? '';
+        const source = body.dataSource === 'url' ? 'url' : body.config.datasetSource!;
+        await preflight(kit, actor, source, id);
+        const input: DataInput =
+          body.dataSource === 'url'
+            ? { dataSource: 'url', analysisType: body.analysisType, datasetId: id }
+            : {
+                dataSource: 'api',
+                analysisType: body.analysisType,
+                apiSource: body.config.datasetSource,
+                datasetId: id,
+              };
+        return reply.code(201).send(await start(actor, input, body.projectId));
+      },
+    );
+
+    app.post(
+      '/fetch-dataset',
+      {
+        config: user,
+        schema: { body: fetchDatasetRequestSchema, response: { 201: dataStartReplySchema } },
+      },
+      async (request, reply) => {
+        const actor = teamActor(request);
+        const { source, datasetId, analysisType, projectId } = request.body;
+        await preflight(kit, actor, source, datasetId);
+        const input: DataInput = {
+          dataSource: 'api',
+          analysisType,
+          apiSource: source,
+          datasetId: datasetId.trim(),
+        };
+        return reply.code(201).send(await start(actor, input, projectId));
+      },
+    );
+
+    app.get(
+      '/status/:id',
+      { config: user, schema: { params: idParams, response: { 200: dataStatusReplySchema } } },
+      async (request) => {
+        const actor = teamActor(request);
+        const session = await dataSession(kit, actor, request.params.id);
+        return statusReply(session, await allLogs(kit, actor, session.sessionId));
+      },
+    );
+
+    app.get(
+      '/logs/:id',
+      { config: user, schema: { params: idParams, response: { 200: dataLogsReplySchema } } },
+      async (request) => {
+        const actor = teamActor(request);
+        const session = await dataSession(kit, actor, request.params.id);
+        return {
+          success: true as const,
+          sessionId: session.sessionId,
+          logs: await allLogs(kit, actor, session.sessionId),
+        };
+      },
+    );
+
+    app.post(
+      '/feedback',
+      {
+        config: user,
+        schema: { body: dataFeedbackRequestSchema, response: { 200: dataFeedbackReplySchema } },
+      },
+      async (request) => {
+        const actor = teamActor(request);
+        const { sessionId, feedback } = request.body;
+        await dataSession(kit, actor, sessionId);
+        const session = await kit.sessions.feedback(actor, sessionId, feedback);
+        return {
+          success: true as const,
+          sessionId: session.sessionId,
+          status: session.status,
+          phase: stepOf(session),
+          session,
+        };
+      },
+    );
+
+    // Multipart parsing exists only in this scope, so no other route accepts form uploads.
+    await app.register(async (scope: Api) => {
+      await scope.register(multipart, {
+        limits: { fileSize: profiling.uploadLimitBytes, files: 1 },
+        throwFileSizeLimit: true,
+      });
+
+      scope.post(
+        '/upload',
+        {
+          config: user,
+          bodyLimit: profiling.uploadLimitBytes + 64 * 1024,
+          schema: { response: { 201: dataStartReplySchema } },
+        },
+        async (request, reply) => {
+          const actor = teamActor(request);
+          const { uploadId, dir } = await profiling.files.newStaging();
+          const { fields, file, fileName } = await receiveUpload(
+            request,
+            dir,
+            profiling.uploadLimitBytes,
+          );
+          const config = uploadConfigSchema.safeParse(jsonField(fields, 'config'));
+          if (!config.success)
+            throw badRequest(`config: ${config.error.issues[0]?.message ?? 'invalid'}`);
+          try {
+            // By content as well as by name, before any session starts.
+            await profiling.engine.check(file, fileName);
+          } catch (e) {
+            await profiling.files.discardStaging(uploadId);
+            if (isDataError(e)) throw new AppError('bad_request', `file: ${e.message}`);
+            throw e;
+          }
+          const input: DataInput = {
+            dataSource: 'upload',
+            analysisType: config.data.analysisType,
+            uploadId,
+            fileName,
+          };
+          return reply.code(201).send(await start(actor, input, config.data.projectId));
+        },
+      );
+
+      await registerExplorerRoutes(scope, kit);
+    });
+  },
+};
