@@ -11,7 +11,8 @@ import { queryOne, queryRows, toNumber, type DuckDb } from './duckdb';
 import { DataError, parseSpec } from './errors';
 import { growForest, SCORE_THRESHOLD, SUBSAMPLE, TREES } from './isolation-forest';
 import { asDataError, Pipeline } from './pipeline';
-import { profileSource, withSource } from './profile';
+import { profileSource } from './profile';
+import { withSource } from './source';
 import { ident, num } from './sql';
 import { IQR_FACTOR, Z_SCORE_LIMIT } from './stats';
 

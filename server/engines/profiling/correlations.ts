@@ -1,7 +1,7 @@
 import type { ColumnProfile, Correlations } from '../../../common/teams/data';
 import { familyOf } from './columns';
 import { queryOne, toNumber, type Row } from './duckdb';
-import type { SourcePool } from './profile';
+import type { SourcePool } from './source';
 import { ident } from './sql';
 import { spearmanMatrix } from './spearman';
 

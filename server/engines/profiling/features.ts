@@ -6,7 +6,8 @@ import { queryOne, toNumber, type Cell, type DuckDb } from './duckdb';
 import { DataError, parseSpec } from './errors';
 import type { ColumnInfo } from './ingest';
 import { asDataError, freshName, Pipeline, requireColumns } from './pipeline';
-import { profileSource, withSource, type SourcePool } from './profile';
+import { profileSource } from './profile';
+import { withSource, type SourcePool } from './source';
 import { ident, literal, num } from './sql';
 import { findTimeIndex, frequencyFromStep, type TimeIndex } from './timeseries';
 

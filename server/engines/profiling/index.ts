@@ -21,7 +21,8 @@ import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
 import { integrate } from './integrate';
 import { asDataError } from './pipeline';
 import { previewRows, type RowPage } from './preview';
-import { profileSource, withSource } from './profile';
+import { profileSource } from './profile';
+import { withSource } from './source';
 
 export { DataError, isDataError, type DataErrorCode } from './errors';
 export type { FileCheck, DataFormat } from './inspect';

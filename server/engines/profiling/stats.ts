@@ -7,7 +7,7 @@ import type {
 } from '../../../common/teams/data';
 import { finalKind, type ProfiledColumn } from './columns';
 import { queryOne, queryRows, toNumber, type Cell, type Row } from './duckdb';
-import type { SourcePool } from './profile';
+import type { SourcePool } from './source';
 import { ident, num } from './sql';
 
 /**

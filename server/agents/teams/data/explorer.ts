@@ -20,7 +20,7 @@ import { AppError, badRequest } from '../../../platform/errors';
 import { DataSourceError, type FetchedDataset } from '../../../sources/data-source';
 import { teamActor, type Api, type SessionActor, type Workspace } from '../../kit';
 import { registerDataset } from './catalog';
-import type { DataKit } from './routes';
+import type { DataKit } from './data-kit';
 import { receiveUpload } from './upload';
 
 /**

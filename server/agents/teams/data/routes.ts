@@ -23,15 +23,14 @@ import {
   type DataInput,
   type DataStatusReply,
 } from '../../../../common/teams/data';
-import type { profilingService } from '../../../engines/profiling/service';
 import { isDataError } from '../../../engines/profiling/index';
 import { AppError, badRequest, notFound } from '../../../platform/errors';
 import { DataSourceError } from '../../../sources/data-source';
-import type { dataSourcesService } from '../../../sources/data-sources-service';
 import { parseImfId } from '../../../sources/imf';
 import { parseKaggleId } from '../../../sources/kaggle';
 import { parseWorldBankId } from '../../../sources/worldbank';
-import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { teamActor, type Api, type SessionActor } from '../../kit';
+import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
 import { jsonField, receiveUpload } from './upload';
 
@@ -41,11 +40,6 @@ import { jsonField, receiveUpload } from './upload';
  * Explorer's routes live beside them (explorer.ts). What can be refused before a session starts
  * is refused here with a 400 (a bad file, a malformed dataset id, a missing key).
  */
-
-export type DataKit = TeamRouteKit<{
-  profiling: typeof profilingService;
-  sources: typeof dataSourcesService;
-}>;
 
 const idParams = z.object({ id: z.string() });
 
