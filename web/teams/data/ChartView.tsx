@@ -1,0 +1,279 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { PieChart } from '@mui/x-charts/PieChart';
+import { ScatterChart } from '@mui/x-charts/ScatterChart';
+import type { ChartSpec } from '../../../common/teams/data';
+
+/**
+ * One chart of computed data (common/teams/data.ts ChartSpec) drawn with MUI X Charts:
+ * histograms and bars as bar charts, lines, scatter and pie; the correlation heatmap as a grid
+ * of coloured cells (MUI X has no heatmap outside its Pro package) and the correlation network
+ * as a circle of nodes. Every chart has its title as the figure's name.
+ */
+
+export function fmtNumber(v: number | null | undefined, digits = 3): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return v.toExponential(2);
+  if (Number.isInteger(v)) return v.toLocaleString('en');
+  return v.toLocaleString('en', { maximumSignificantDigits: digits + 1 });
+}
+
+function Heatmap({ spec }: { spec: Extract<ChartSpec, { kind: 'heatmap' }> }) {
+  const theme = useTheme();
+  const n = spec.columns.length;
+  const colour = (v: number | null) => {
+    if (v === null) return theme.palette.action.disabledBackground;
+    // Blue for negative, red for positive, stronger with |r|.
+    const alpha = Math.min(1, Math.abs(v));
+    return v >= 0 ? `rgba(198, 40, 40, ${alpha})` : `rgba(21, 101, 192, ${alpha})`;
+  };
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Box
+        role="table"
+        aria-label={spec.title}
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: `minmax(80px, max-content) repeat(${n}, minmax(38px, 1fr))`,
+          gap: '2px',
+          fontSize: 12,
+          minWidth: 80 + n * 40,
+        }}
+      >
+        <Box role="row" sx={{ display: 'contents' }}>
+          <Box role="columnheader" />
+          {spec.columns.map((c) => (
+            <Box
+              key={c}
+              role="columnheader"
+              title={c}
+              sx={{
+                writingMode: 'vertical-rl',
+                transform: 'rotate(180deg)',
+                maxHeight: 110,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+                justifySelf: 'center',
+              }}
+            >
+              {c}
+            </Box>
+          ))}
+        </Box>
+        {spec.columns.map((row, i) => (
+          <Box key={row} role="row" sx={{ display: 'contents' }}>
+            <Box
+              role="rowheader"
+              title={row}
+              sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', pr: 1 }}
+            >
+              {row}
+            </Box>
+            {spec.values[i]!.map((v, j) => (
+              <Box
+                key={`${row}-${spec.columns[j]}`}
+                role="cell"
+                title={`${row} / ${spec.columns[j]}: ${v === null ? 'n/a' : v.toFixed(3)}`}
+                sx={{
+                  bgcolor: colour(v),
+                  color: v !== null && Math.abs(v) > 0.55 ? '#fff' : 'text.primary',
+                  textAlign: 'center',
+                  py: 0.75,
+                  borderRadius: 0.5,
+                }}
+              >
+                {v === null ? '' : v.toFixed(2)}
+              </Box>
+            ))}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+function Network({ spec }: { spec: Extract<ChartSpec, { kind: 'network' }> }) {
+  const theme = useTheme();
+  const size = 320;
+  const r = size / 2 - 60;
+  const at = (i: number) => {
+    const a = (2 * Math.PI * i) / Math.max(1, spec.nodes.length) - Math.PI / 2;
+    return { x: size / 2 + r * Math.cos(a), y: size / 2 + r * Math.sin(a) };
+  };
+  const index = new Map(spec.nodes.map((n, i) => [n.id, i]));
+  return (
+    <Box
+      component="svg"
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={spec.title}
+      sx={{ width: '100%', maxWidth: 420, display: 'block', mx: 'auto' }}
+    >
+      {spec.edges.map((e) => {
+        const a = at(index.get(e.source) ?? 0);
+        const b = at(index.get(e.target) ?? 0);
+        return (
+          <line
+            key={`${e.source}-${e.target}`}
+            x1={a.x}
+            y1={a.y}
+            x2={b.x}
+            y2={b.y}
+            stroke={e.weight >= 0 ? '#c62828' : '#1565c0'}
+            strokeWidth={1 + 4 * Math.abs(e.weight)}
+            strokeOpacity={0.7}
+          >
+            <title>{`${e.source} - ${e.target}: r = ${e.weight.toFixed(3)}`}</title>
+          </line>
+        );
+      })}
+      {spec.nodes.map((n, i) => {
+        const p = at(i);
+        return (
+          <g key={n.id}>
+            <circle cx={p.x} cy={p.y} r={6} fill={theme.palette.primary.main} />
+            <text
+              x={p.x}
+              y={p.y - 10}
+              textAnchor="middle"
+              fontSize={11}
+              fill={theme.palette.text.primary}
+            >
+              {n.id.length > 18 ? `${n.id.slice(0, 17)}…` : n.id}
+            </text>
+          </g>
+        );
+      })}
+    </Box>
+  );
+}
+
+function Chart({ spec, height }: { spec: ChartSpec; height: number }) {
+  switch (spec.kind) {
+    case 'histogram':
+      return (
+        <BarChart
+          height={height}
+          xAxis={[
+            {
+              scaleType: 'band',
+              data: spec.bins.map((b) => `${fmtNumber(b.start)}–${fmtNumber(b.end)}`),
+              label: spec.column,
+              tickLabelStyle: { fontSize: 10 },
+            },
+          ]}
+          yAxis={[{ label: 'Rows', width: 'auto' }]}
+          series={[{ data: spec.bins.map((b) => b.count), label: 'Rows' }]}
+          hideLegend
+          margin={{ right: 8 }}
+        />
+      );
+    case 'bar':
+      return (
+        <BarChart
+          height={height}
+          xAxis={[
+            {
+              scaleType: 'band',
+              data: spec.categories,
+              label: spec.xLabel,
+              tickLabelStyle: { fontSize: 10 },
+            },
+          ]}
+          yAxis={[{ width: 'auto' }]}
+          series={spec.series.map((s) => ({ data: s.values, label: s.name }))}
+          hideLegend={spec.series.length < 2}
+          margin={{ right: 8 }}
+        />
+      );
+    case 'line': {
+      const numeric = spec.x.every((v) => typeof v === 'number');
+      return (
+        <LineChart
+          height={height}
+          xAxis={[
+            numeric
+              ? {
+                  data: spec.x as number[],
+                  label: spec.xLabel,
+                  scaleType: 'linear',
+                  tickMinStep: 1,
+                }
+              : { data: spec.x.map(String), label: spec.xLabel, scaleType: 'point' },
+          ]}
+          yAxis={[{ width: 'auto' }]}
+          series={spec.series.map((s) => ({
+            data: s.values,
+            label: s.name,
+            showMark: spec.x.length < 40,
+            connectNulls: false,
+          }))}
+          margin={{ right: 16 }}
+        />
+      );
+    }
+    case 'scatter':
+      return (
+        <ScatterChart
+          height={height}
+          xAxis={[{ label: spec.xLabel }]}
+          yAxis={[{ label: spec.yLabel, width: 'auto' }]}
+          series={[
+            {
+              data: spec.points.map((p, i) => ({ ...p, id: i })),
+              label: `${spec.yLabel} vs ${spec.xLabel}`,
+              markerSize: 3,
+            },
+          ]}
+          hideLegend
+        />
+      );
+    case 'pie':
+      return (
+        <PieChart
+          height={height}
+          series={[
+            {
+              data: spec.slices.map((s, i) => ({ id: i, value: s.value, label: s.label })),
+              innerRadius: 30,
+            },
+          ]}
+        />
+      );
+    case 'heatmap':
+      return <Heatmap spec={spec} />;
+    case 'network':
+      return <Network spec={spec} />;
+  }
+}
+
+export function ChartView({
+  spec,
+  height = 280,
+  showHeading = true,
+}: {
+  spec: ChartSpec;
+  height?: number;
+  showHeading?: boolean;
+}) {
+  return (
+    <Box component="figure" sx={{ m: 0 }} aria-label={spec.title} data-chart-kind={spec.kind}>
+      {showHeading && (
+        <>
+          <Typography component="figcaption" variant="subtitle2">
+            {spec.title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {spec.description}
+          </Typography>
+        </>
+      )}
+      <Chart spec={spec} height={height} />
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeStepOf,
+  dataEndpoints,
+  downloadPayload,
+  readCheckpoint,
+  readResults,
+} from './dataSession';
+
+describe('the Data screen session rules', () => {
+  it('starts an API source with fetch-dataset and a URL with analyze (agent-teams.md §7)', () => {
+    expect(
+      dataEndpoints.start!({
+        kind: 'api',
+        source: 'fred',
+        datasetId: 'GDP',
+        analysisType: 'quality',
+      }),
+    ).toEqual({
+      path: '/api/agents/data-team/fetch-dataset',
+      body: { source: 'fred', datasetId: 'GDP', analysisType: 'quality' },
+    });
+    expect(
+      dataEndpoints.start!({ kind: 'url', url: 'https://x.org/a.csv', analysisType: 'profile' }),
+    ).toEqual({
+      path: '/api/agents/data-team/analyze',
+      body: {
+        dataSource: 'url',
+        analysisType: 'profile',
+        config: { datasetId: 'https://x.org/a.csv' },
+      },
+    });
+    expect(dataEndpoints.feedback!('s1', 'Approved', 1)).toEqual({
+      path: '/api/agents/data-team/feedback',
+      body: { sessionId: 's1', feedback: 'Approved' },
+    });
+    expect(dataEndpoints.status!('a b')).toBe('/api/agents/data-team/status/a%20b');
+  });
+
+  it('steps: Data Source first, the running phase, then Completed marks every step done', () => {
+    expect(activeStepOf('idle', 0)).toBe(0);
+    expect(activeStepOf('processing', 1)).toBe(0);
+    expect(activeStepOf('processing', 2)).toBe(1);
+    expect(activeStepOf('waiting_for_input', 3)).toBe(2);
+    expect(activeStepOf('processing', 4)).toBe(3);
+    expect(activeStepOf('completed', 4)).toBe(5);
+    expect(activeStepOf('error', 2)).toBe(1);
+  });
+
+  it('reads only results that match their schemas, and downloads computed results only', () => {
+    const loading = {
+      datasetId: 'd1',
+      name: 'mroz',
+      rows: 3,
+      columns: [{ name: 'a', type: 'BIGINT' }],
+      dropped: [],
+    };
+    const results = readResults({ 2: loading, 4: { not: 'an analysis' } });
+    expect(results.loading).toEqual(loading);
+    expect(results.analysis).toBeUndefined();
+    expect(readCheckpoint({ rows: 'x' })).toBeUndefined();
+    expect(downloadPayload(results, 's1')).toMatchObject({
+      sessionId: 's1',
+      dataset: loading,
+      analysis: null,
+      interpretation: null,
+    });
+  });
+});
