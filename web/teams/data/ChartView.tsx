@@ -32,7 +32,8 @@ function Heatmap({ spec }: { spec: Extract<ChartSpec, { kind: 'heatmap' }> }) {
     return v >= 0 ? `rgba(198, 40, 40, ${alpha})` : `rgba(21, 101, 192, ${alpha})`;
   };
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // Scrolls sideways on narrow screens: focusable so the keyboard can scroll it too.
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0}>
       <Box
         role="table"
         aria-label={spec.title}

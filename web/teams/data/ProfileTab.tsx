@@ -109,7 +109,7 @@ export function ProfileTab({ profile }: { profile: DatasetProfile | undefined })
         <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
           Columns
         </Typography>
-        <TableContainer component={Paper} variant="outlined">
+        <TableContainer component={Paper} variant="outlined" tabIndex={0}>
           <Table size="small" aria-label="Column statistics">
             <TableHead>
               <TableRow>

@@ -22,7 +22,7 @@ const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}
 
 function DataTable({ label, head, rows }: { label: string; head: string[]; rows: ReactNode[][] }) {
   return (
-    <TableContainer component={Paper} variant="outlined">
+    <TableContainer component={Paper} variant="outlined" tabIndex={0}>
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>

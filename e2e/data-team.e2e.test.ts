@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDataFixtures, type DataFixtures } from '../test/fixtures/data-sources/server';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
+
+/**
+ * The Data Team screen (agent-teams.md §2 Data Team screen, §4 Data, §5) against the real
+ * server, with the World Bank answered by the fixture server: the validation texts, a CSV upload
+ * from start to completed through the profile checkpoint (with cleaning asked for there), the
+ * four tabs with real charts, the JSON download; and a World Bank indicator to completion.
+ */
+
+const USER = {
+  email: 'dora.data@e2e.example',
+  password: 'dora-password-1',
+  displayName: 'Dora Data',
+};
+const MROZ = path.resolve(
+  import.meta.dirname,
+  '../test/fixtures/data-sources/samples/datasets/wooldridge_mroz.csv',
+);
+
+let server: RunningServer;
+let fixtures: DataFixtures;
+let browser: Browser;
+let dora: Session;
+
+beforeAll(async () => {
+  fixtures = await startDataFixtures();
+  server = await startServer({
+    env: { WORLDBANK_BASE_URL: fixtures.urls.worldbank, PROFILING_THREADS: '1' },
+  });
+  browser = await launchBrowser();
+  dora = await approvedUser(server, USER);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fixtures?.close();
+});
+
+async function open(): Promise<Page> {
+  const page = await openPage(browser, server.baseUrl, dora, '/app/data-team');
+  await page.getByRole('heading', { level: 1, name: 'Data Team' }).waitFor();
+  return page;
+}
+
+const checkpointHeading = (page: Page) =>
+  page.getByRole('heading', { name: 'Checkpoint: Data Profile Review' });
+
+describe('Data Team screen', () => {
+  it('asks for a file or a dataset id before it calls the server, and is axe-clean', async () => {
+    const page = await open();
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    await page.getByText('Please upload a data file first').waitFor();
+    await page.getByLabel('Data source').click();
+    await page.getByRole('option', { name: 'Public API' }).click();
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    await page.getByText('Please enter a dataset ID').waitFor();
+    for (const name of ['Results', 'Data Profile', 'Visualizations', 'Console Logs']) {
+      expect(await page.getByRole('tab', { name }).count()).toBe(1);
+    }
+    await expectAxeClean(page, 'data team screen');
+    await page.context().close();
+  });
+
+  it('takes an uploaded CSV through the profile checkpoint, with cleaning, to a completed analysis', async () => {
+    const page = await open();
+    await page.getByLabel('Analysis type').click();
+    await page.getByRole('option', { name: 'Descriptive Statistics' }).click();
+    await page.locator('#data-file').setInputFiles(MROZ);
+    await page.getByText('wooldridge_mroz.csv (97.7 KB)').waitFor();
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+
+    // The checkpoint: the profile tab opens, the cleaning defaults come from Settings.
+    await checkpointHeading(page).waitFor({ timeout: 90_000 });
+    await page.getByRole('tab', { name: 'Data Profile', selected: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Column statistics' })
+      .getByRole('rowheader', { name: /^wage/ })
+      .waitFor();
+    await page.getByText('753', { exact: true }).first().waitFor();
+    expect(await page.getByLabel('Missing values').textContent()).toContain('Mean');
+    await expectAxeClean(page, 'data team checkpoint');
+
+    // Cleaning: median imputation; the phase runs again on a cleaned copy.
+    await page.getByLabel('Missing values').click();
+    await page.getByRole('option', { name: 'Median' }).click();
+    await page.getByRole('button', { name: 'Clean the data' }).click();
+    await page
+      .getByText(/rows, 23 columns, 0\.0% of cells missing, .* \(after cleaning\)\./)
+      .waitFor({ timeout: 90_000 });
+
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await page.getByText('Completed', { exact: true }).first().waitFor({ timeout: 90_000 });
+    await page.getByText(/Analysis completed on “wooldridge_mroz \(cleaned\)”/).waitFor();
+
+    // Results: the computed summary; no model here, so no interpretation paragraph.
+    await page.getByRole('heading', { name: 'Descriptive Statistics' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Summary statistics' })
+      .getByRole('rowheader', { name: 'hours' })
+      .waitFor();
+    await page.getByText(/No language model is configured/).waitFor();
+
+    // Visualizations: cards with a title, a description and a drawn chart.
+    await page.getByRole('tab', { name: 'Visualizations' }).click();
+    const cards = page.getByRole('article');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBeGreaterThanOrEqual(4);
+    await page
+      .getByRole('article', { name: 'Missing values by column' })
+      .locator('svg')
+      .first()
+      .waitFor();
+    await page
+      .getByRole('article', { name: 'Correlation matrix (Pearson)' })
+      .getByRole('table')
+      .waitFor();
+
+    await page.getByRole('tab', { name: 'Console Logs' }).click();
+    await page.getByText('Registered "wooldridge_mroz" in the datasets catalog').waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^data-analysis-\d{4}-\d{2}-\d{2}\.json$/);
+    const saved = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as {
+      profile: { rowCount: number };
+      cleaning: { rowsBefore: number; rowsAfter: number; spec: { imputation: string } };
+      analysis: { type: string };
+    };
+    // The cleaned copy: median imputation and the Settings' z-score rule removed outlier rows.
+    expect(saved.cleaning).toMatchObject({ rowsBefore: 753, spec: { imputation: 'median' } });
+    expect(saved.profile.rowCount).toBe(saved.cleaning.rowsAfter);
+    expect(saved.profile.rowCount).toBeLessThan(753);
+    expect(saved.analysis.type).toBe('descriptive');
+    await expectAxeClean(page, 'data team completed');
+    await page.context().close();
+  });
+
+  it('fetches a World Bank indicator and charts it over time', async () => {
+    const page = await open();
+    await page.getByLabel('Data source').click();
+    await page.getByRole('option', { name: 'Public API' }).click();
+    await page.getByLabel('Analysis type').click();
+    await page.getByRole('option', { name: 'Exploratory Analysis' }).click();
+    await page.getByLabel('Dataset ID').fill('JPN/NY.GDP.MKTP.CD');
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    await checkpointHeading(page).waitFor({ timeout: 90_000 });
+    await page.getByText(/Time index date: yearly, 1971 to 2020, 50 periods/).waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await page.getByRole('heading', { name: 'Exploratory Analysis' }).waitFor({ timeout: 90_000 });
+    await page.getByRole('table', { name: 'Trends' }).getByText('rising').waitFor();
+    await page.getByRole('tab', { name: 'Visualizations' }).click();
+    await page.getByRole('article', { name: 'value over time' }).locator('svg').first().waitFor();
+    await page.context().close();
+  });
+});
