@@ -18,10 +18,9 @@ const USER = {
   password: 'dora-password-1',
   displayName: 'Dora Data',
 };
-const MROZ = path.resolve(
-  import.meta.dirname,
-  '../test/fixtures/data-sources/samples/datasets/wooldridge_mroz.csv',
-);
+const SAMPLES = path.resolve(import.meta.dirname, '../test/fixtures/data-sources/samples/datasets');
+const MROZ = path.join(SAMPLES, 'wooldridge_mroz.csv');
+const PWT = path.join(SAMPLES, 'pwt10_sample_21_countries.csv');
 
 let server: RunningServer;
 let fixtures: DataFixtures;
@@ -159,6 +158,91 @@ describe('Data Team screen', () => {
     await page.getByRole('table', { name: 'Trends' }).getByText('rising').waitFor();
     await page.getByRole('tab', { name: 'Visualizations' }).click();
     await page.getByRole('article', { name: 'value over time' }).locator('svg').first().waitFor();
+    await page.context().close();
+  });
+});
+
+describe('Data Explorer with the Data team', () => {
+  async function explorer(tab?: string): Promise<Page> {
+    const page = await openPage(
+      browser,
+      server.baseUrl,
+      dora,
+      `/app/data-explorer${tab ? `?tab=${tab}` : ''}`,
+    );
+    await page.getByRole('heading', { level: 1, name: 'Data Explorer' }).waitFor();
+    return page;
+  }
+  async function pick(page: Page, label: string, option: string | RegExp) {
+    await page.getByLabel(label, { exact: true }).click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  it('adds a dataset by upload, previews its rows, charts it and saves transformed and joined copies', async () => {
+    const page = await explorer();
+    await page.getByRole('button', { name: 'Add dataset' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add dataset' });
+    await dialog.getByRole('button', { name: 'Upload a file' }).click();
+    await dialog.locator('input[type=file]').setInputFiles(PWT);
+    await dialog.getByLabel('Name (optional)').fill('Penn World Table sample');
+    await expectAxeClean(page, 'add dataset by upload');
+    await dialog.getByRole('button', { name: 'Add dataset' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 60_000 });
+    const card = page.getByRole('article', { name: 'Penn World Table sample' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('1,540');
+
+    // The paged preview of the stored rows.
+    await card.getByRole('button', { name: 'Preview rows of Penn World Table sample' }).click();
+    const rows = page.getByRole('dialog', { name: 'Rows of Penn World Table sample' });
+    await rows.getByText('1,540 rows, 13 columns').waitFor();
+    await rows.getByRole('cell', { name: 'Australia' }).first().waitFor();
+    await rows.getByRole('button', { name: 'Go to next page' }).click();
+    await rows.getByRole('cell', { name: '26', exact: true }).first().waitFor();
+    await expectAxeClean(page, 'rows preview');
+    await rows.getByRole('button', { name: 'Close' }).click();
+
+    // Data Visualization: a line chart of a real column.
+    await page.getByRole('tab', { name: 'Data Visualization' }).click();
+    await pick(page, 'Dataset', /^Penn World Table sample/);
+    await pick(page, 'X axis (time or order)', 'year');
+    await page.getByLabel('Numeric columns').click();
+    await page.getByRole('option', { name: 'pop', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Draw chart' }).click();
+    await page.getByRole('figure', { name: 'pop by year' }).locator('svg').first().waitFor();
+
+    // Feature Engineering: growth rates within each country, saved as a new dataset.
+    await page.getByRole('tab', { name: 'Feature Engineering' }).click();
+    await pick(page, 'Dataset', /^Penn World Table sample/);
+    await page.getByRole('button', { name: 'Add a transformation' }).click();
+    await pick(page, 'Column', 'rgdpna');
+    await pick(page, 'Transformation', 'percent change');
+    await page.getByLabel("Series columns (a panel's entity, e.g. country)").click();
+    await page.getByRole('option', { name: 'country', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Name of the new dataset').fill('PWT with growth');
+    await page.getByRole('button', { name: 'Transform and save' }).click();
+    await page
+      .getByText('Saved “PWT with growth” in the catalog (1,540 rows, 14 columns).')
+      .waitFor({ timeout: 60_000 });
+    await page.getByText(/lag and pct_change follow year within each country/).waitFor();
+
+    // Data Integration: the two joined on country and year.
+    await page.getByRole('tab', { name: 'Data Integration' }).click();
+    await pick(page, 'First dataset', /^Penn World Table sample/);
+    await pick(page, 'Second dataset', /^PWT with growth/);
+    await pick(page, 'Key 1 in the first', 'isocode');
+    await pick(page, 'Key 1 in the second', 'isocode');
+    await page.getByRole('button', { name: 'Add a key' }).click();
+    await pick(page, 'Key 2 in the first', 'year');
+    await pick(page, 'Key 2 in the second', 'year');
+    await page.getByLabel('Name of the new dataset').fill('PWT joined');
+    await page.getByRole('button', { name: 'Combine and save' }).click();
+    await page
+      .getByText(/^Saved “PWT joined” in the catalog \(1,540 rows/)
+      .waitFor({ timeout: 60_000 });
+    await expectAxeClean(page, 'data integration saved');
     await page.context().close();
   });
 });

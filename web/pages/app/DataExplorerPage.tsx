@@ -13,9 +13,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import StorageOutlinedIcon from '@mui/icons-material/StorageOutlined';
-import BarChartIcon from '@mui/icons-material/BarChart';
-import MergeTypeIcon from '@mui/icons-material/MergeType';
-import TuneIcon from '@mui/icons-material/Tune';
 import { SNACKBAR_MS } from '../../../common/constants';
 import {
   DATASET_SOURCES,
@@ -34,8 +31,11 @@ import {
 import { useSessionUser } from '../../api/session';
 import { useDatasets, useDeleteDataset } from '../../api/queries/datasets';
 import { AddDatasetDialog } from './data-explorer/AddDatasetDialog';
-import { ComingWithDataTeam } from './data-explorer/ComingWithDataTeam';
 import { DatasetCard } from './data-explorer/DatasetCard';
+import { FeatureEngineeringTab } from './data-explorer/FeatureEngineeringTab';
+import { IntegrationTab } from './data-explorer/IntegrationTab';
+import { RowsPreviewDialog } from './data-explorer/RowsPreviewDialog';
+import { VisualizationTab } from './data-explorer/VisualizationTab';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 import { SearchField } from '../../components/SearchField';
 
@@ -53,7 +53,10 @@ function isSource(v: string): v is DatasetSource {
   return (DATASET_SOURCES as readonly string[]).includes(v);
 }
 
-/** Data Explorer (platform.md §2): the dataset catalog; the other tools come with the Data team. */
+/**
+ * Data Explorer (platform.md §2): the dataset catalog with a paged preview of stored rows, and the
+ * Data team's tools: charts, integration of two datasets and feature engineering.
+ */
 export default function DataExplorerPage() {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
@@ -70,6 +73,7 @@ export default function DataExplorerPage() {
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [toDelete, setToDelete] = useState<Dataset | undefined>();
+  const [previewing, setPreviewing] = useState<Dataset | undefined>();
   const remove = useDeleteDataset();
 
   // Sorted by dateAdded descending on the server (platform.md §9 data filter defaults).
@@ -222,7 +226,7 @@ export default function DataExplorerPage() {
                 <Grid container spacing={2}>
                   {data.datasets.map((d) => (
                     <Grid key={d.id} size={{ xs: 12, md: 6, xl: 4 }}>
-                      <DatasetCard dataset={d} onDelete={setToDelete} />
+                      <DatasetCard dataset={d} onDelete={setToDelete} onPreview={setPreviewing} />
                     </Grid>
                   ))}
                 </Grid>
@@ -236,21 +240,9 @@ export default function DataExplorerPage() {
             ) : null}
           </>
         )}
-        {tab === 'visualization' && (
-          <ComingWithDataTeam icon={<BarChartIcon />} what="Charts of your datasets" />
-        )}
-        {tab === 'integration' && (
-          <ComingWithDataTeam
-            icon={<MergeTypeIcon />}
-            what="Joining, stacking and matching datasets"
-          />
-        )}
-        {tab === 'features' && (
-          <ComingWithDataTeam
-            icon={<TuneIcon />}
-            what="Transformations such as logs, lags and growth rates"
-          />
-        )}
+        {tab === 'visualization' && <VisualizationTab />}
+        {tab === 'integration' && <IntegrationTab />}
+        {tab === 'features' && <FeatureEngineeringTab />}
       </Box>
 
       <AddDatasetDialog
@@ -258,6 +250,7 @@ export default function DataExplorerPage() {
         onClose={() => setAdding(false)}
         onAdded={(name) => setNotice(`Dataset "${name}" added`)}
       />
+      <RowsPreviewDialog dataset={previewing} onClose={() => setPreviewing(undefined)} />
       <ConfirmDialog
         open={toDelete !== undefined}
         title="Delete dataset"

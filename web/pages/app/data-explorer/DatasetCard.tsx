@@ -8,6 +8,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import TableRowsOutlinedIcon from '@mui/icons-material/TableRowsOutlined';
 import {
   DATASET_DATA_TYPE_LABELS,
   DATASET_SOURCE_LABELS,
@@ -36,13 +37,20 @@ function rangeText(d: Dataset): string {
 
 const FIELDS_SHOWN = 6;
 
+/** Entries whose data the Data team stored (a file or an API fetch, fully integrated). */
+export const hasStoredData = (d: Dataset) =>
+  d.integrationLevel === 'full' && ['csv', 'json', 'parquet'].includes(d.format);
+
 /** One catalog entry with the §3 Dataset fields. */
 export function DatasetCard({
   dataset,
   onDelete,
+  onPreview,
 }: {
   dataset: Dataset;
   onDelete?: (d: Dataset) => void;
+  /** Opens the paged preview of the stored rows (entries the Data team stored). */
+  onPreview?: (d: Dataset) => void;
 }) {
   const d = dataset;
   const moreFields = d.fields.length - FIELDS_SHOWN;
@@ -135,17 +143,29 @@ export function DatasetCard({
           </Typography>
         )}
       </CardContent>
-      {d.canEdit && onDelete && (
+      {((d.canEdit && onDelete) || (onPreview && hasStoredData(d))) && (
         <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
-          <Button
-            size="small"
-            color="error"
-            startIcon={<DeleteOutlinedIcon />}
-            onClick={() => onDelete(d)}
-            aria-label={`Delete ${d.name}`}
-          >
-            Delete
-          </Button>
+          {onPreview && hasStoredData(d) && (
+            <Button
+              size="small"
+              startIcon={<TableRowsOutlinedIcon />}
+              onClick={() => onPreview(d)}
+              aria-label={`Preview rows of ${d.name}`}
+            >
+              Preview rows
+            </Button>
+          )}
+          {d.canEdit && onDelete && (
+            <Button
+              size="small"
+              color="error"
+              startIcon={<DeleteOutlinedIcon />}
+              onClick={() => onDelete(d)}
+              aria-label={`Delete ${d.name}`}
+            >
+              Delete
+            </Button>
+          )}
         </CardActions>
       )}
     </Card>
