@@ -35,7 +35,7 @@ import { DatasetCard } from './data-explorer/DatasetCard';
 import { FeatureEngineeringTab } from './data-explorer/FeatureEngineeringTab';
 import { IntegrationTab } from './data-explorer/IntegrationTab';
 import { RowsPreviewDialog } from './data-explorer/RowsPreviewDialog';
-import { VisualizationTab } from './data-explorer/VisualizationTab';
+import { LazyVisualizationTab } from './data-explorer/LazyVisualizationTab';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 import { SearchField } from '../../components/SearchField';
 
@@ -240,7 +240,7 @@ export default function DataExplorerPage() {
             ) : null}
           </>
         )}
-        {tab === 'visualization' && <VisualizationTab />}
+        {tab === 'visualization' && <LazyVisualizationTab />}
         {tab === 'integration' && <IntegrationTab />}
         {tab === 'features' && <FeatureEngineeringTab />}
       </Box>
