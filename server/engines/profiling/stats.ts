@@ -189,6 +189,67 @@ export function shapeFromCentralSums(
 
 let tableSeq = 0;
 
+const LOCATE_BINS = 1024;
+
+/**
+ * The k-th smallest values (0-based) of the table `g` of distinct values and counts, without
+ * sorting it: counts per equal-width bin say which bin holds each order statistic, then only
+ * those bins' values are sorted. (Sorting a million distinct values cost more than the rest of
+ * the column's statistics together.)
+ */
+async function orderStatistics(
+  conn: DuckDBConnection,
+  g: string,
+  wanted: number[],
+  range: { lo: number; hi: number },
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (range.hi === range.lo) {
+    for (const k of wanted) out.set(k, range.lo);
+    return out;
+  }
+  const norm = LOCATE_BINS / (range.hi - range.lo);
+  const bin = `least(trunc((v - ${num(range.lo)}) * ${num(norm)})::BIGINT, ${LOCATE_BINS - 1})`;
+  const counts = (
+    await queryRows(conn, `SELECT ${bin} AS b, sum(n) AS c FROM ${g} GROUP BY 1 ORDER BY 1`)
+  ).map((r) => ({ b: toNumber(r.b) ?? 0, c: toNumber(r.c) ?? 0 }));
+  // For each wanted k: its bin and how many values come before that bin.
+  const where = new Map<number, { bin: number; before: number }>();
+  let before = 0;
+  let i = 0;
+  const sorted = [...wanted].sort((a, b) => a - b);
+  for (const { b, c } of counts) {
+    while (i < sorted.length && sorted[i]! < before + c) {
+      where.set(sorted[i]!, { bin: b, before });
+      i++;
+    }
+    before += c;
+  }
+  const bins = [...new Set([...where.values()].map((w) => w.bin))];
+  const rows = await queryRows(
+    conn,
+    `SELECT ${bin} AS b, v, n FROM ${g} WHERE ${bin} IN (${bins.join(', ')}) ORDER BY b, v`,
+  );
+  const inBin = new Map<number, { v: number; n: number }[]>();
+  for (const r of rows) {
+    const b = toNumber(r.b) ?? 0;
+    const list = inBin.get(b) ?? [];
+    list.push({ v: toNumber(r.v) ?? NaN, n: toNumber(r.n) ?? 0 });
+    inBin.set(b, list);
+  }
+  for (const [k, w] of where) {
+    let cum = w.before;
+    for (const { v, n } of inBin.get(w.bin) ?? []) {
+      cum += n;
+      if (cum > k) {
+        out.set(k, v);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Everything about a numeric column from one GROUP BY: the table of its distinct values and
  * their counts (`g`, connection-private), then small queries over that table.
@@ -226,12 +287,10 @@ async function numericFacts(conn: DuckDBConnection, c: ProfiledColumn): Promise<
     const d = `(v - ${num(mean)})`;
     const b = await queryOne(
       conn,
-      `SELECT ${wanted.map((k, i) => `min(v) FILTER (WHERE cum > ${k}) AS o${i}`).join(', ')},
-              kahan_sum(n * ${d} * ${d}) AS m2, kahan_sum(n * ${d} * ${d} * ${d}) AS m3,
-              kahan_sum(n * ${d} * ${d} * ${d} * ${d}) AS m4
-       FROM (SELECT v, n, sum(n) OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) AS cum FROM ${g})`,
+      `SELECT kahan_sum(n * ${d} * ${d}) AS m2, kahan_sum(n * ${d} * ${d} * ${d}) AS m3,
+              kahan_sum(n * ${d} * ${d} * ${d} * ${d}) AS m4 FROM ${g}`,
     );
-    const order = new Map(wanted.map((k, i) => [k, toNumber(b[`o${i}`]) ?? NaN]));
+    const order = await orderStatistics(conn, g, wanted, { lo, hi });
     const q = positions.map((h) => {
       const low = order.get(Math.floor(h))!;
       const high = order.get(Math.min(count - 1, Math.floor(h) + 1))!;
