@@ -79,6 +79,30 @@ describe('profile of a small hand-made table', () => {
     ]);
   });
 
+  it('finds exact quantiles when one bin holds almost every value (a far outlier)', async () => {
+    // 500 zeros, 1..499 and one huge value: nearly everything sits in the lowest of the bins
+    // used to locate order statistics.
+    const values = [
+      ...Array.from({ length: 500 }, () => 0),
+      ...Array.from({ length: 499 }, (_, i) => i + 1),
+      1e9,
+    ];
+    const p = await engine.profile(await stored('skew.csv', `x\n${values.join('\n')}\n`));
+    const sorted = [...values].sort((a, b) => a - b);
+    const quantile = (q: number) => {
+      const h = (sorted.length - 1) * q;
+      const lo = Math.floor(h);
+      return sorted[lo]! + (sorted[Math.min(sorted.length - 1, lo + 1)]! - sorted[lo]!) * (h - lo);
+    };
+    expect(col(p, 'x').numeric!.quantiles).toEqual({
+      p5: quantile(0.05),
+      p25: quantile(0.25),
+      p50: quantile(0.5),
+      p75: quantile(0.75),
+      p95: quantile(0.95),
+    });
+  });
+
   it('counts zeros, blanks and category frequencies', () => {
     expect(col(profile, 'z').numeric).toMatchObject({ zeros: 5, zerosShare: 5 / 6, negatives: 0 });
     expect(col(profile, 'region').topValues).toEqual([
