@@ -23,7 +23,7 @@ import {
 } from '../../../../common/teams/code';
 import type { sandboxService } from '../../../engines/sandbox';
 import { AppError, badRequest, conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { teamActor, type Api, type TeamRouteKit, allLogLines, teamSession } from '../../kit';
 import { dependenciesOf } from './dependencies';
 import { packageFiles, zipFiles } from './package';
 
@@ -45,13 +45,6 @@ const RESULT_SCHEMAS = {
   optimization: optimizationResultSchema,
   tests: testResultSchema,
 } as const;
-
-/** A Code-team session the actor may see (owner or admin); any other is "not found". */
-async function codeSession(kit: CodeKit, actor: SessionActor, id: string): Promise<AgentSession> {
-  const session = await kit.sessions.get(actor, id);
-  if (session.teamId !== 'code') throw notFound('Session');
-  return session;
-}
 
 /** The session's results by the spec's phase numbers, each checked against its schema. */
 function resultsOf(session: AgentSession): CodeStatusReply['results'] {
@@ -142,16 +135,8 @@ export const codeTeamRoutes = {
       },
       async (request) => {
         const actor = teamActor(request);
-        const session = await codeSession(kit, actor, request.params.id);
-        const logs: string[] = [];
-        let after = 0;
-        for (;;) {
-          const page = await kit.sessions.logs(actor, session.sessionId, { after });
-          logs.push(...page.logs);
-          if (!page.hasMore) break;
-          after = page.cursor;
-        }
-        return statusReply(session, logs);
+        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
+        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
       },
     );
 
@@ -167,7 +152,7 @@ export const codeTeamRoutes = {
         if (code.trim() === '') throw badRequest(CODE_MESSAGES.noCode);
         if (sessionId) {
           // With a session, only its owner may run code for it (not even an administrator).
-          const session = await codeSession(kit, actor, sessionId);
+          const session = await teamSession(kit.sessions, actor, sessionId, 'code');
           if (session.ownerId !== actor.id) throw notFound('Session');
         }
         if (sandbox.pending() >= MAX_WAITING_EXECUTIONS) {
@@ -214,7 +199,7 @@ export const codeTeamRoutes = {
       },
       async (request) => {
         const actor = teamActor(request);
-        const session = await codeSession(kit, actor, request.params.id);
+        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
         if (!resultsOf(session)[1]) {
           throw conflict('There is no code to export yet: wait for Code Generation to finish');
         }
@@ -239,7 +224,7 @@ export const codeTeamRoutes = {
       },
       async (request, reply) => {
         const actor = teamActor(request);
-        const session = await codeSession(kit, actor, request.params.id);
+        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
         const results = resultsOf(session);
         const generation = results[1];
         if (!generation) throw conflict('There is no code to export yet');

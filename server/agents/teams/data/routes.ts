@@ -24,12 +24,12 @@ import {
   type DataStatusReply,
 } from '../../../../common/teams/data';
 import { isDataError } from '../../../engines/profiling/index';
-import { AppError, badRequest, notFound } from '../../../platform/errors';
+import { AppError, badRequest } from '../../../platform/errors';
 import { DataSourceError } from '../../../sources/data-source';
 import { parseImfId } from '../../../sources/imf';
 import { parseKaggleId } from '../../../sources/kaggle';
 import { parseWorldBankId } from '../../../sources/worldbank';
-import { teamActor, type Api, type SessionActor } from '../../kit';
+import { teamActor, type Api, type SessionActor, allLogLines, teamSession } from '../../kit';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
 import { jsonField, receiveUpload } from './upload';
@@ -42,23 +42,6 @@ import { jsonField, receiveUpload } from './upload';
  */
 
 const idParams = z.object({ id: z.string() });
-
-async function dataSession(kit: DataKit, actor: SessionActor, id: string): Promise<AgentSession> {
-  const session = await kit.sessions.get(actor, id);
-  if (session.teamId !== DATA_TEAM_ID) throw notFound('Session');
-  return session;
-}
-
-async function allLogs(kit: DataKit, actor: SessionActor, id: string): Promise<string[]> {
-  const lines: string[] = [];
-  let after = 0;
-  for (;;) {
-    const page = await kit.sessions.logs(actor, id, { after });
-    lines.push(...page.logs);
-    if (!page.hasMore || page.entries.length === 0) return lines;
-    after = page.entries[page.entries.length - 1]!.seq;
-  }
-}
 
 /** The session's results under the spec's names. */
 export function resultsOf(session: AgentSession) {
@@ -230,8 +213,8 @@ export const dataTeamRoutes = {
       { config: user, schema: { params: idParams, response: { 200: dataStatusReplySchema } } },
       async (request) => {
         const actor = teamActor(request);
-        const session = await dataSession(kit, actor, request.params.id);
-        return statusReply(session, await allLogs(kit, actor, session.sessionId));
+        const session = await teamSession(kit.sessions, actor, request.params.id, DATA_TEAM_ID);
+        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
       },
     );
 
@@ -240,11 +223,11 @@ export const dataTeamRoutes = {
       { config: user, schema: { params: idParams, response: { 200: dataLogsReplySchema } } },
       async (request) => {
         const actor = teamActor(request);
-        const session = await dataSession(kit, actor, request.params.id);
+        const session = await teamSession(kit.sessions, actor, request.params.id, DATA_TEAM_ID);
         return {
           success: true as const,
           sessionId: session.sessionId,
-          logs: await allLogs(kit, actor, session.sessionId),
+          logs: await allLogLines(kit.sessions, actor, session.sessionId),
         };
       },
     );
@@ -258,7 +241,7 @@ export const dataTeamRoutes = {
       async (request) => {
         const actor = teamActor(request);
         const { sessionId, feedback } = request.body;
-        await dataSession(kit, actor, sessionId);
+        await teamSession(kit.sessions, actor, sessionId, DATA_TEAM_ID);
         const session = await kit.sessions.feedback(actor, sessionId, feedback);
         return {
           success: true as const,

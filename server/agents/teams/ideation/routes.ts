@@ -15,7 +15,7 @@ import {
 } from '../../../../common/teams/ideation';
 import type { openAlexService } from '../../../sources/openalex-service';
 import { badRequest, conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { teamActor, type Api, type TeamRouteKit, teamSession } from '../../kit';
 
 /** The v2 agents the two modes run (their phase plans differ: automatic discovers trends). */
 export const IDEATION_AGENT_IDS: Record<IdeationMode, string> = {
@@ -39,16 +39,6 @@ function resultOf<T extends z.ZodType>(
   if (!stored) return null;
   const parsed = schema.safeParse(stored.result);
   return parsed.success ? parsed.data : null;
-}
-
-async function ideationSession(
-  kit: Kit,
-  actor: SessionActor,
-  sessionId: string,
-): Promise<AgentSession> {
-  const session = await kit.sessions.get(actor, sessionId);
-  if (session.teamId !== IDEATION_TEAM_ID) throw notFound('Session');
-  return session;
 }
 
 /**
@@ -92,7 +82,12 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
     },
     async (request) => {
       const actor = teamActor(request);
-      const session = await ideationSession(kit, actor, request.params.sessionId);
+      const session = await teamSession(
+        kit.sessions,
+        actor,
+        request.params.sessionId,
+        IDEATION_TEAM_ID,
+      );
       const page = await kit.sessions.logs(actor, session.sessionId);
       const trends = resultOf(session, 'trends', trendsResultSchema);
       const mode: IdeationMode = session.input.mode === 'automatic' ? 'automatic' : 'human';
@@ -120,7 +115,7 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
     async (request) => {
       const { sessionId, projectId, questions } = request.body;
       const actor = teamActor(request);
-      const session = await ideationSession(kit, actor, sessionId);
+      const session = await teamSession(kit.sessions, actor, sessionId, IDEATION_TEAM_ID);
       const final = resultOf(session, 'finalize', finalizeResultSchema);
       if (session.status !== 'completed' || !final) {
         throw conflict(

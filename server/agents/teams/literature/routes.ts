@@ -15,7 +15,7 @@ import {
   type LibraryWork,
   type StartLiteratureRequest,
 } from '../../../../common/teams/literature';
-import { teamActor, type Api, type SessionActor, type SessionService } from '../../kit';
+import { teamActor, type Api, type SessionService, allLogLines } from '../../kit';
 import { notFound } from '../../../platform/errors';
 import { importLibrary, type LibraryFileReport } from '../../../sources/library';
 import { libraryWorkOf } from './papers';
@@ -58,17 +58,6 @@ export function outputsOf(session: AgentSession) {
         }
       : null,
   };
-}
-
-async function allLogs(sessions: SessionService, actor: SessionActor, id: string) {
-  const lines: string[] = [];
-  let after = 0;
-  for (;;) {
-    const page = await sessions.logs(actor, id, { after });
-    lines.push(...page.logs);
-    if (!page.hasMore || page.entries.length === 0) return lines;
-    after = page.entries[page.entries.length - 1]!.seq;
-  }
 }
 
 async function importUploads(
@@ -156,7 +145,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
       return {
         success: true as const,
         sessionId,
-        logs: await allLogs(kit.sessions, actor, sessionId),
+        logs: await allLogLines(kit.sessions, actor, sessionId),
       };
     },
   );
@@ -216,7 +205,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
         phase: session.phase,
         checkpoint: session.checkpoint,
         checkpointData: session.checkpointData,
-        logs: await allLogs(kit.sessions, actor, sessionId),
+        logs: await allLogLines(kit.sessions, actor, sessionId),
         error: session.error,
         updatedAt: session.updatedAt,
         ...out,

@@ -23,7 +23,7 @@ import {
 } from '../../../../common/teams/model';
 import type { modelEngineService } from '../../../engines/models/service';
 import { conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type SessionActor, type TeamRouteKit } from '../../kit';
+import { teamActor, type Api, type TeamRouteKit, allLogLines, teamSession } from '../../kit';
 import { sessionMarkdown } from './markdown';
 
 /**
@@ -34,23 +34,6 @@ import { sessionMarkdown } from './markdown';
 type ModelKit = TeamRouteKit<{ engine: typeof modelEngineService }>;
 
 const idParams = z.object({ id: z.string() });
-
-async function modelSession(kit: ModelKit, actor: SessionActor, id: string): Promise<AgentSession> {
-  const session = await kit.sessions.get(actor, id);
-  if (session.teamId !== MODEL_TEAM_ID) throw notFound('Session');
-  return session;
-}
-
-async function allLogs(kit: ModelKit, actor: SessionActor, id: string): Promise<string[]> {
-  const lines: string[] = [];
-  let after = 0;
-  for (;;) {
-    const page = await kit.sessions.logs(actor, id, { after });
-    lines.push(...page.logs);
-    if (!page.hasMore || page.entries.length === 0) return lines;
-    after = page.entries[page.entries.length - 1]!.seq;
-  }
-}
 
 /** The session's results by the spec's names (theory for 1, model for 2, calibration for 3). */
 export function resultsOf(session: AgentSession) {
@@ -129,8 +112,8 @@ export const modelTeamRoutes = {
       { config: user, schema: { params: idParams, response: { 200: modelStatusReplySchema } } },
       async (request) => {
         const actor = teamActor(request);
-        const session = await modelSession(kit, actor, request.params.id);
-        return statusReply(session, await allLogs(kit, actor, session.sessionId));
+        const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
+        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
       },
     );
 
@@ -139,11 +122,11 @@ export const modelTeamRoutes = {
       { config: user, schema: { params: idParams, response: { 200: modelLogsReplySchema } } },
       async (request) => {
         const actor = teamActor(request);
-        const session = await modelSession(kit, actor, request.params.id);
+        const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
         return {
           success: true as const,
           sessionId: session.sessionId,
-          logs: await allLogs(kit, actor, session.sessionId),
+          logs: await allLogLines(kit.sessions, actor, session.sessionId),
         };
       },
     );
@@ -157,7 +140,7 @@ export const modelTeamRoutes = {
       async (request) => {
         const actor = teamActor(request);
         const { sessionId, feedback, checkpoint } = request.body;
-        const current = await modelSession(kit, actor, sessionId);
+        const current = await teamSession(kit.sessions, actor, sessionId, MODEL_TEAM_ID);
         if (
           checkpoint !== undefined &&
           current.status === 'waiting_for_input' &&
@@ -190,7 +173,7 @@ export const modelTeamRoutes = {
       },
       async (request) => {
         const actor = teamActor(request);
-        const session = await modelSession(kit, actor, request.params.id);
+        const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
         const results = resultsOf(session);
         const { format } = request.query;
         const type = modelTypeSchema.safeParse(session.input.modelType);
