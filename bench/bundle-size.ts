@@ -69,6 +69,16 @@ const ROUTES: Array<[route: string, layouts: string[], page: string]> = [
   ['/app/documentation', APP, 'pages/app/DocumentationPage.tsx'],
   ['/app/settings', APP, 'pages/app/SettingsPage.tsx'],
   ['/admin', ADMIN, 'pages/admin/AdminPage.tsx'],
+  // Team screens: the gate (lazy) and the screen its manifest loads.
+  ['/app/ideation-team', [...APP, 'teams/TeamGate.tsx'], 'teams/ideation/IdeationTeamPage.tsx'],
+  [
+    '/app/literature-team',
+    [...APP, 'teams/TeamGate.tsx'],
+    'teams/literature/LiteratureTeamPage.tsx',
+  ],
+  ['/app/data-team', [...APP, 'teams/TeamGate.tsx'], 'teams/data/DataTeamPage.tsx'],
+  ['/app/model-team', [...APP, 'teams/TeamGate.tsx'], 'teams/model/ModelTeamPage.tsx'],
+  ['/app/code-team', [...APP, 'teams/TeamGate.tsx'], 'teams/code/CodeTeamPage.tsx'],
 ];
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);

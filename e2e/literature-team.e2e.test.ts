@@ -133,6 +133,7 @@ describe('Literature Review Team screen', () => {
     await waitForCheckpoint(page, 'Checkpoint 2: Research Gaps Review');
     expect(await selectedTab(page)).toBe('References');
     const references = page.getByRole('list', { name: 'References' }).getByRole('listitem');
+    await references.nth(3).waitFor();
     expect(await references.count()).toBeGreaterThan(3);
     const bib = await download(page, 'BibTeX');
     expect(bib.name).toMatch(/^literature-references-\d{4}-\d{2}-\d{2}\.bib$/);

@@ -6,6 +6,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { ScatterChart } from '@mui/x-charts/ScatterChart';
 import type { ChartSpec } from '../../../common/teams/data';
+import { fmtNumber } from './format';
 
 /**
  * One chart of computed data (common/teams/data.ts ChartSpec) drawn with MUI X Charts:
@@ -13,14 +14,6 @@ import type { ChartSpec } from '../../../common/teams/data';
  * of coloured cells (MUI X has no heatmap outside its Pro package) and the correlation network
  * as a circle of nodes. Every chart has its title as the figure's name.
  */
-
-export function fmtNumber(v: number | null | undefined, digits = 3): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return v.toExponential(2);
-  if (Number.isInteger(v)) return v.toLocaleString('en');
-  return v.toLocaleString('en', { maximumSignificantDigits: digits + 1 });
-}
 
 function Heatmap({ spec }: { spec: Extract<ChartSpec, { kind: 'heatmap' }> }) {
   const theme = useTheme();

@@ -4,7 +4,11 @@ import CardHeader from '@mui/material/CardHeader';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import type { ChartSpec } from '../../../common/teams/data';
-import { ChartView } from './ChartView';
+import { lazy, Suspense } from 'react';
+import Skeleton from '@mui/material/Skeleton';
+
+// The chart library is most of the screen's weight: it loads with the first chart shown.
+const ChartView = lazy(() => import('./ChartView').then((m) => ({ default: m.ChartView })));
 
 /** The Visualizations tab: a card per chart, each with its title and description. */
 export function VisualizationsTab({ charts }: { charts: ChartSpec[] | undefined }) {
@@ -30,7 +34,9 @@ export function VisualizationsTab({ charts }: { charts: ChartSpec[] | undefined 
               }}
             />
             <CardContent sx={{ pt: 0 }}>
-              <ChartView spec={c} showHeading={false} />
+              <Suspense fallback={<Skeleton variant="rectangular" height={240} />}>
+                <ChartView spec={c} showHeading={false} />
+              </Suspense>
             </CardContent>
           </Card>
         </Grid>

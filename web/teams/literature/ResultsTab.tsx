@@ -1,17 +1,22 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
 import type { Paper, Verification } from '../../../common/teams/literature';
-import { MarkdownView } from '../../pages/app/documentation/MarkdownView';
 import { saveFile } from './exports';
 import { PapersList } from './PapersList';
 import { datedFileName } from './rules';
+
+// Markdown, math and KaTeX are most of the screen's weight: they load with the first report.
+const MarkdownView = lazy(() =>
+  import('../../pages/app/documentation/MarkdownView').then((m) => ({ default: m.MarkdownView })),
+);
 
 export interface ResultsTabProps {
   report: string | undefined;
@@ -101,7 +106,9 @@ export function ResultsTab({ report, papers, verification, snapshot }: ResultsTa
           </Box>
         ) : (
           <Box aria-label="Report" role="region">
-            <MarkdownView source={report} />
+            <Suspense fallback={<Skeleton variant="rectangular" height={320} />}>
+              <MarkdownView source={report} />
+            </Suspense>
           </Box>
         )
       ) : papers.length > 0 ? (

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
+import Skeleton from '@mui/material/Skeleton';
 import { useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -39,11 +40,15 @@ import {
   TeamScreenLayout,
   useTeamSession,
 } from '../shared';
-import { CalibrationTab } from './CalibrationTab';
 import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
-import { ModelTab } from './ModelTab';
 import { fmt } from './SimpleTable';
-import { TheoryTab } from './TheoryTab';
+
+// KaTeX, Markdown and the chart library are most of the screen's weight: each tab loads its own.
+const TheoryTab = lazy(() => import('./TheoryTab').then((m) => ({ default: m.TheoryTab })));
+const ModelTab = lazy(() => import('./ModelTab').then((m) => ({ default: m.ModelTab })));
+const CalibrationTab = lazy(() =>
+  import('./CalibrationTab').then((m) => ({ default: m.CalibrationTab })),
+);
 
 const STEPS = MODEL_STEPS.map((label) => ({
   label,
@@ -368,11 +373,13 @@ export default function ModelTeamPage() {
             hidden={tab !== t}
             sx={{ p: 2 }}
           >
-            {tab === t && t === 'Theory' && <TheoryTab theory={results.theory} />}
-            {tab === t && t === 'Model' && <ModelTab model={results.model} />}
-            {tab === t && t === 'Calibration' && (
-              <CalibrationTab calibration={results.calibration} model={results.model} />
-            )}
+            <Suspense fallback={<Skeleton variant="rectangular" height={240} />}>
+              {tab === t && t === 'Theory' && <TheoryTab theory={results.theory} />}
+              {tab === t && t === 'Model' && <ModelTab model={results.model} />}
+              {tab === t && t === 'Calibration' && (
+                <CalibrationTab calibration={results.calibration} model={results.model} />
+              )}
+            </Suspense>
             {tab === t && t === 'Logs' && <LogsTab logs={session.logs} />}
           </Box>
         ))}
