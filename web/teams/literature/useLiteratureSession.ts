@@ -324,6 +324,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
       withPending(async () => {
         const feedback = text.trim();
         const id = state.sessionId;
+        const sentAt = state.stateAt;
         if (!feedback || !id) return false;
         generation.current += 1;
         const result = await api.feedback(id, feedback);
@@ -341,6 +342,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
         dispatch({
           type: 'feedback-sent',
           sessionId: id,
+          sentAt,
           snapshot: { status: result.status, phase: result.phase, error: result.error },
         });
         setReply((r) => ({
@@ -353,7 +355,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
         }));
         return true;
       }),
-    [api, withPending, toSample, state.sessionId],
+    [api, withPending, toSample, state.sessionId, state.stateAt],
   );
 
   const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);

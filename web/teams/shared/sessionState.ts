@@ -72,7 +72,12 @@ export type SessionAction =
   | { type: 'snapshot'; sessionId: string; snapshot: SessionSnapshot }
   | { type: 'logs'; sessionId: string; lines: LogLine[] }
   | { type: 'update'; update: SessionUpdate }
-  | { type: 'feedback-sent'; sessionId: string; snapshot?: SessionSnapshot }
+  /**
+   * The feedback call succeeded. `sentAt` is the state's `stateAt` when the call went out: if a
+   * newer state arrived over the socket meanwhile (the re-run already reached its next
+   * checkpoint), the reply must not move the screen back to processing.
+   */
+  | { type: 'feedback-sent'; sessionId: string; snapshot?: SessionSnapshot; sentAt?: string }
   | { type: 'failed'; error: string; status?: SessionStatus }
   | { type: 'reset' };
 
@@ -255,6 +260,12 @@ export function sessionReducer(state: TeamSessionState, action: SessionAction): 
       return applyUpdate(state, action.update);
     case 'feedback-sent': {
       if (action.sessionId !== state.sessionId) return state;
+      // The session moved on while the call was in flight: what arrived since is newer than the
+      // reply. (Otherwise polls of the new checkpoint, dated before the update that announced it,
+      // would be refused as older, and the screen would wait for ever.)
+      if ('sentAt' in action && action.sentAt !== state.stateAt) {
+        return { ...state, error: undefined };
+      }
       const sent: TeamSessionState = {
         ...state,
         status: 'processing',

@@ -270,6 +270,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         dispatch({
           type: 'feedback-sent',
           sessionId: current.sessionId,
+          sentAt: current.stateAt,
           ...(snapshot ? { snapshot } : {}),
         });
         return true;
