@@ -200,8 +200,14 @@ describe.skipIf(dynare !== '')(`Dynare under Octave${dynare}`, () => {
 });
 
 describe('Julia', () => {
-  it.skipIf(!hasBwrap || detectRuntime(RUNTIMES.julia).available)(
-    'answers with what is missing when Julia is not installed',
+  const juliaInstalled = detectRuntime(RUNTIMES.julia).available;
+  it.skipIf(!hasBwrap || juliaInstalled)(
+    'answers with what is missing when Julia is not installed' +
+      (!hasBwrap
+        ? ' (skipped: bubblewrap is not installed)'
+        : juliaInstalled
+          ? ' (skipped: Julia is installed here)'
+          : ''),
     async () => {
       const result = await sandbox.run({ language: 'julia', code: 'println(1)' });
       expect(result).toMatchObject({ ok: false, kind: 'unavailable' });
@@ -212,7 +218,8 @@ describe('Julia', () => {
 });
 
 describe('status', () => {
-  it.skipIf(!hasBwrap)('lists every runtime and whether it is present', async () => {
+  const noBwrap = hasBwrap ? '' : ' (skipped: bubblewrap is not installed)';
+  it.skipIf(!hasBwrap)(`lists every runtime and whether it is present${noBwrap}`, async () => {
     const status = await sandbox.status();
     expect(status.available).toBe(true);
     expect(status.runtimes.map((rt) => rt.language).sort()).toEqual([
