@@ -1,9 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
 import InputLabel from '@mui/material/InputLabel';
@@ -11,8 +9,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -40,10 +36,11 @@ import { useSettings } from '../../api/queries/settings';
 import {
   LogsTab,
   ModelRequiredNotice,
-  PhaseStepper,
   StatusChip,
+  ResultTabs,
   TeamScreenLayout,
   useTeamSession,
+  WorkflowAside,
 } from '../shared';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
@@ -53,10 +50,6 @@ import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
 const STEPS = CODE_STEPS.map((label) => ({ label }));
 const TABS = ['Code Editor', 'Review', 'Optimized', 'Tests', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
-
-function tabId(tab: TabName) {
-  return `code-tab-${tab.replace(/\s+/g, '-').toLowerCase()}`;
-}
 
 /**
  * The Code Team screen (agent-teams.md §2 Code Team screen, §4 Code, §5): configuration,
@@ -210,25 +203,13 @@ export default function CodeTeamPage() {
         </Stack>
       }
       aside={
-        <Stack spacing={2}>
-          <Typography variant="subtitle2" component="h2">
-            Workflow
-          </Typography>
-          <PhaseStepper
-            steps={STEPS}
-            activeStep={activeStep}
-            failed={session.status === 'error'}
-            label="Code team phases"
-          />
-          {running && (
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <CircularProgress size={16} aria-hidden />
-              <Typography variant="body2" color="text.secondary">
-                The team is working...
-              </Typography>
-            </Stack>
-          )}
-        </Stack>
+        <WorkflowAside
+          steps={STEPS}
+          activeStep={activeStep}
+          failed={session.status === 'error'}
+          label="Code team phases"
+          running={running}
+        />
       }
     >
       <ModelRequiredNotice computedStepsRun="Code Execution still runs your own code." />
@@ -309,28 +290,16 @@ export default function CodeTeamPage() {
         </Alert>
       )}
 
-      <Paper variant="outlined">
-        <Tabs
-          value={tab}
-          onChange={(_e, v: TabName) => setTab(v)}
-          variant="scrollable"
-          allowScrollButtonsMobile
-          aria-label="Code team results"
-        >
-          {TABS.map((t) => (
-            <Tab key={t} value={t} label={t} id={tabId(t)} aria-controls={`${tabId(t)}-panel`} />
-          ))}
-        </Tabs>
-        {TABS.map((t) => (
-          <Box
-            key={t}
-            role="tabpanel"
-            id={`${tabId(t)}-panel`}
-            aria-labelledby={tabId(t)}
-            hidden={tab !== t}
-            sx={{ p: 2 }}
-          >
-            {tab === t && t === 'Code Editor' && (
+      <ResultTabs
+        tabs={TABS}
+        value={tab}
+        onChange={setTab}
+        label="Code team results"
+        idPrefix="code"
+      >
+        {(t) => (
+          <>
+            {t === 'Code Editor' && (
               <>
                 <CodeEditor
                   value={code}
@@ -371,17 +340,15 @@ export default function CodeTeamPage() {
                 <ExecutionPanel view={execution} />
               </>
             )}
-            {tab === t && t === 'Review' && <ReviewTab review={results.review} />}
-            {tab === t && t === 'Optimized' && (
+            {t === 'Review' && <ReviewTab review={results.review} />}
+            {t === 'Optimized' && (
               <OptimizedTab optimization={results.optimization} language={editorLanguage} />
             )}
-            {tab === t && t === 'Tests' && (
-              <TestsTab tests={results.tests} language={editorLanguage} />
-            )}
-            {tab === t && t === 'Console Logs' && <LogsTab logs={session.logs} />}
-          </Box>
-        ))}
-      </Paper>
+            {t === 'Tests' && <TestsTab tests={results.tests} language={editorLanguage} />}
+            {t === 'Console Logs' && <LogsTab logs={session.logs} />}
+          </>
+        )}
+      </ResultTabs>
     </TeamScreenLayout>
   );
 }

@@ -3,7 +3,6 @@ import { useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
@@ -11,8 +10,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
@@ -40,10 +37,11 @@ import { api, failureText, isFailure } from '../../api/client';
 import {
   CheckpointPanel,
   LogsTab,
-  PhaseStepper,
   StatusChip,
+  ResultTabs,
   TeamScreenLayout,
   useTeamSession,
+  WorkflowAside,
 } from '../shared';
 import { CleaningForm } from './CleaningForm';
 import {
@@ -64,7 +62,6 @@ const STEPS = DATA_STEPS.map((label) => ({
 }));
 const TABS = ['Results', 'Data Profile', 'Visualizations', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
-const tabId = (t: TabName) => `data-tab-${t.toLowerCase().replace(/\s+/g, '-')}`;
 const CHECKPOINT = DATA_PHASES.find((p) => p.checkpoint !== null)!.checkpoint!;
 
 /** Saves text as a file in the browser (the download is built here, from what the server sent). */
@@ -195,30 +192,15 @@ export default function DataTeamPage() {
         </Stack>
       }
       aside={
-        <Stack spacing={2}>
-          <Typography variant="subtitle2" component="h2">
-            Workflow
-          </Typography>
-          <PhaseStepper
-            steps={STEPS}
-            activeStep={activeStep}
-            failed={session.status === 'error'}
-            label="Data team phases"
-          />
-          {running && (
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <CircularProgress size={16} aria-hidden />
-              <Typography variant="body2" color="text.secondary">
-                {uploading ? 'Uploading...' : 'The team is working...'}
-              </Typography>
-            </Stack>
-          )}
-          {session.sessionId && (
-            <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
-              Session {session.sessionId}
-            </Typography>
-          )}
-        </Stack>
+        <WorkflowAside
+          steps={STEPS}
+          activeStep={activeStep}
+          failed={session.status === 'error'}
+          label="Data team phases"
+          running={running}
+          workingText={uploading ? 'Uploading...' : undefined}
+          sessionId={session.sessionId}
+        />
       }
     >
       <Paper variant="outlined" component="form" onSubmit={onStart} sx={{ p: 2, mb: 2 }} noValidate>
@@ -409,40 +391,24 @@ export default function DataTeamPage() {
         </Alert>
       )}
 
-      <Paper variant="outlined">
-        <Tabs
-          value={tab}
-          onChange={(_e, v: TabName) => setTab(v)}
-          variant="scrollable"
-          allowScrollButtonsMobile
-          aria-label="Data team results"
-        >
-          {TABS.map((t) => (
-            <Tab key={t} value={t} label={t} id={tabId(t)} aria-controls={`${tabId(t)}-panel`} />
-          ))}
-        </Tabs>
-        {TABS.map((t) => (
-          <Box
-            key={t}
-            role="tabpanel"
-            id={`${tabId(t)}-panel`}
-            aria-labelledby={tabId(t)}
-            hidden={tab !== t}
-            sx={{ p: 2 }}
-          >
-            {tab === t && t === 'Results' && (
-              <ResultsTab source={results.source} result={results.analysis} />
-            )}
-            {tab === t && t === 'Data Profile' && (
-              <ProfileTab profile={results.profiling?.profile} />
-            )}
-            {tab === t && t === 'Visualizations' && (
+      <ResultTabs
+        tabs={TABS}
+        value={tab}
+        onChange={setTab}
+        label="Data team results"
+        idPrefix="data"
+      >
+        {(t) => (
+          <>
+            {t === 'Results' && <ResultsTab source={results.source} result={results.analysis} />}
+            {t === 'Data Profile' && <ProfileTab profile={results.profiling?.profile} />}
+            {t === 'Visualizations' && (
               <VisualizationsTab charts={results.analysis?.visualizations} />
             )}
-            {tab === t && t === 'Console Logs' && <LogsTab logs={session.logs} />}
-          </Box>
-        ))}
-      </Paper>
+            {t === 'Console Logs' && <LogsTab logs={session.logs} />}
+          </>
+        )}
+      </ResultTabs>
     </TeamScreenLayout>
   );
 }

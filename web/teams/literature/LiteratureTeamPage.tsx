@@ -11,8 +11,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AttachFile from '@mui/icons-material/AttachFile';
@@ -31,6 +29,7 @@ import {
   ModelRequiredNotice,
   PhaseStepper,
   StatusChip,
+  ResultTabs,
   TeamScreenLayout,
 } from '../shared';
 import { GapsTab } from './GapsTab';
@@ -52,8 +51,6 @@ const CHECKPOINT_TITLES: Record<number, string> = {
   3: 'Checkpoint 3: Report Review',
 };
 const LIBRARY_ACCEPT = '.bib,.bibtex,.ris,.json,.pdf';
-
-const tabId = (t: TabName) => `literature-tab-${t.replace(/\s+/g, '-').toLowerCase()}`;
 
 async function asBase64(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -291,28 +288,16 @@ export default function LiteratureTeamPage() {
         )
       )}
 
-      <Paper variant="outlined">
-        <Tabs
-          value={tab}
-          onChange={(_e, v: TabName) => setTab(v)}
-          variant="scrollable"
-          allowScrollButtonsMobile
-          aria-label="Literature review results"
-        >
-          {TABS.map((t) => (
-            <Tab key={t} value={t} label={t} id={tabId(t)} aria-controls={`${tabId(t)}-panel`} />
-          ))}
-        </Tabs>
-        {TABS.map((t) => (
-          <Box
-            key={t}
-            role="tabpanel"
-            id={`${tabId(t)}-panel`}
-            aria-labelledby={tabId(t)}
-            hidden={tab !== t}
-            sx={{ p: 2 }}
-          >
-            {tab === t && t === 'Results' && (
+      <ResultTabs
+        tabs={TABS}
+        value={tab}
+        onChange={setTab}
+        label="Literature review results"
+        idPrefix="literature"
+      >
+        {(t) => (
+          <>
+            {t === 'Results' && (
               <ResultsTab
                 report={session.reportPreview}
                 papers={session.outputs.papers}
@@ -327,16 +312,14 @@ export default function LiteratureTeamPage() {
                 })}
               />
             )}
-            {tab === t && t === 'Research Gaps' && (
+            {t === 'Research Gaps' && (
               <GapsTab gaps={session.outputs.researchGaps} trends={session.outputs.trends} />
             )}
-            {tab === t && t === 'References' && (
-              <ReferencesTab references={session.outputs.references} />
-            )}
-            {tab === t && t === 'Console Logs' && <LogsTab logs={session.logs} />}
-          </Box>
-        ))}
-      </Paper>
+            {t === 'References' && <ReferencesTab references={session.outputs.references} />}
+            {t === 'Console Logs' && <LogsTab logs={session.logs} />}
+          </>
+        )}
+      </ResultTabs>
     </TeamScreenLayout>
   );
 }

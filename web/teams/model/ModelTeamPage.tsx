@@ -4,15 +4,12 @@ import { useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
@@ -35,10 +32,11 @@ import {
   CheckpointPanel,
   LogsTab,
   ModelRequiredNotice,
-  PhaseStepper,
   StatusChip,
+  ResultTabs,
   TeamScreenLayout,
   useTeamSession,
+  WorkflowAside,
 } from '../shared';
 import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
 import { fmt } from './SimpleTable';
@@ -75,10 +73,6 @@ const CHECKPOINT_HELP: Record<number, string> = {
   2: 'Review the equations and the engine checks. Feedback revises the equations (parameter values can be set directly, e.g. beta = 0.98).',
   3: 'Review the calibration, the moments against their targets and the impulse responses. Feedback can set parameters (e.g. beta = 0.98); the results are computed again.',
 };
-
-function tabId(tab: TabName) {
-  return `model-tab-${tab.toLowerCase()}`;
-}
 
 /** Saves text as a file in the browser (the export is built on the server, the file here). */
 function saveText(fileName: string, content: string, type: string) {
@@ -202,30 +196,14 @@ export default function ModelTeamPage() {
         </Stack>
       }
       aside={
-        <Stack spacing={2}>
-          <Typography variant="subtitle2" component="h2">
-            Workflow
-          </Typography>
-          <PhaseStepper
-            steps={STEPS}
-            activeStep={activeStep}
-            failed={session.status === 'error'}
-            label="Model team phases"
-          />
-          {running && (
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <CircularProgress size={16} aria-hidden />
-              <Typography variant="body2" color="text.secondary">
-                The team is working...
-              </Typography>
-            </Stack>
-          )}
-          {session.sessionId && (
-            <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
-              Session {session.sessionId}
-            </Typography>
-          )}
-        </Stack>
+        <WorkflowAside
+          steps={STEPS}
+          activeStep={activeStep}
+          failed={session.status === 'error'}
+          label="Model team phases"
+          running={running}
+          sessionId={session.sessionId}
+        />
       }
     >
       <ModelRequiredNotice computedStepsRun="The canonical model of the chosen type still runs end to end (solved, calibrated, simulated); only its adaptation to your focus is missing." />
@@ -352,38 +330,26 @@ export default function ModelTeamPage() {
         </Alert>
       )}
 
-      <Paper variant="outlined">
-        <Tabs
-          value={tab}
-          onChange={(_e, v: TabName) => setTab(v)}
-          variant="scrollable"
-          allowScrollButtonsMobile
-          aria-label="Model team results"
-        >
-          {TABS.map((t) => (
-            <Tab key={t} value={t} label={t} id={tabId(t)} aria-controls={`${tabId(t)}-panel`} />
-          ))}
-        </Tabs>
-        {TABS.map((t) => (
-          <Box
-            key={t}
-            role="tabpanel"
-            id={`${tabId(t)}-panel`}
-            aria-labelledby={tabId(t)}
-            hidden={tab !== t}
-            sx={{ p: 2 }}
-          >
+      <ResultTabs
+        tabs={TABS}
+        value={tab}
+        onChange={setTab}
+        label="Model team results"
+        idPrefix="model"
+      >
+        {(t) => (
+          <>
             <Suspense fallback={<Skeleton variant="rectangular" height={240} />}>
-              {tab === t && t === 'Theory' && <TheoryTab theory={results.theory} />}
-              {tab === t && t === 'Model' && <ModelTab model={results.model} />}
-              {tab === t && t === 'Calibration' && (
+              {t === 'Theory' && <TheoryTab theory={results.theory} />}
+              {t === 'Model' && <ModelTab model={results.model} />}
+              {t === 'Calibration' && (
                 <CalibrationTab calibration={results.calibration} model={results.model} />
               )}
             </Suspense>
-            {tab === t && t === 'Logs' && <LogsTab logs={session.logs} />}
-          </Box>
-        ))}
-      </Paper>
+            {t === 'Logs' && <LogsTab logs={session.logs} />}
+          </>
+        )}
+      </ResultTabs>
     </TeamScreenLayout>
   );
 }

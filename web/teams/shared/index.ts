@@ -26,3 +26,5 @@ export {
 } from './endpoints';
 export { snapshotOfSession, type LogLine, type SessionSnapshot } from './sessionState';
 export { ModelRequiredNotice } from './ModelRequiredNotice';
+export { ResultTabs, type ResultTabsProps } from './ResultTabs';
+export { WorkflowAside, type WorkflowAsideProps } from './WorkflowAside';
