@@ -45,6 +45,15 @@ function cidentity(n: number): ComplexMat {
 
 const re = (m: ComplexMat, i: number, j: number): number => (m.re[i] as Float64Array)[j] as number;
 const im = (m: ComplexMat, i: number, j: number): number => (m.im[i] as Float64Array)[j] as number;
+
+/**
+ * The upper triangle of the 2x2 block at (k, k) as real and imaginary parts:
+ * [m11r, m11i, m12r, m12i, m22r, m22i]. Shifts and swaps read this block of S and T.
+ */
+function upperBlock(m: ComplexMat, k: number): [number, number, number, number, number, number] {
+  const l = k + 1;
+  return [re(m, k, k), im(m, k, k), re(m, k, l), im(m, k, l), re(m, l, l), im(m, l, l)];
+}
 function set(m: ComplexMat, i: number, j: number, r: number, c: number): void {
   (m.re[i] as Float64Array)[j] = r;
   (m.im[i] as Float64Array)[j] = c;
@@ -233,14 +242,7 @@ function wilkinsonShift(S: ComplexMat, T: ComplexMat, l: number): [number, numbe
     re(S, l, l),
     im(S, l, l),
   ];
-  const [t11r, t11i, t12r, t12i, t22r, t22i] = [
-    re(T, k, k),
-    im(T, k, k),
-    re(T, k, l),
-    im(T, k, l),
-    re(T, l, l),
-    im(T, l, l),
-  ];
+  const [t11r, t11i, t12r, t12i, t22r, t22i] = upperBlock(T, k);
   // det(A2 - x T2) = a x^2 + b x + c
   const ar = t11r * t22r - t11i * t22i;
   const ai = t11r * t22i + t11i * t22r;
@@ -429,22 +431,8 @@ export function eigenPair(
 export function swapAdjacent(r: QZResult, k: number): void {
   const { n, S, T, Q, Z } = r;
   const l = k + 1;
-  const [s11r, s11i, s12r, s12i, s22r, s22i] = [
-    re(S, k, k),
-    im(S, k, k),
-    re(S, k, l),
-    im(S, k, l),
-    re(S, l, l),
-    im(S, l, l),
-  ];
-  const [t11r, t11i, t12r, t12i, t22r, t22i] = [
-    re(T, k, k),
-    im(T, k, k),
-    re(T, k, l),
-    im(T, k, l),
-    re(T, l, l),
-    im(T, l, l),
-  ];
+  const [s11r, s11i, s12r, s12i, s22r, s22i] = upperBlock(S, k);
+  const [t11r, t11i, t12r, t12i, t22r, t22i] = upperBlock(T, k);
   // F = s22 t11 - t22 s11,  G = s22 t12 - t22 s12
   const fr = s22r * t11r - s22i * t11i - (t22r * s11r - t22i * s11i);
   const fi = s22r * t11i + s22i * t11r - (t22r * s11i + t22i * s11r);
