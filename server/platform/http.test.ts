@@ -3,7 +3,7 @@ import dns from 'node:dns';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHttpClient, HttpError, parseRetryAfter, type HttpClientOptions } from './http';
+import { createHttpClient, HttpError, type HttpClientOptions } from './http';
 
 /**
  * A local server whose behaviour each test sets per path. It records every request, and can
@@ -170,15 +170,6 @@ describe('redirects', () => {
 });
 
 describe('retries', () => {
-  it('parses Retry-After as seconds or an HTTP date', () => {
-    const now = Date.parse('2030-01-01T00:00:00Z');
-    expect(parseRetryAfter('3', now)).toBe(3000);
-    expect(parseRetryAfter('Tue, 01 Jan 2030 00:00:07 GMT', now)).toBe(7000);
-    expect(parseRetryAfter('Mon, 31 Dec 2029 23:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
-  });
-
   it('waits as long as a 429 Retry-After in seconds asks, then succeeds', async () => {
     let calls = 0;
     handlers.set('/busy', (req, res) =>

@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../../common/retry';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import {
@@ -131,19 +132,6 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * The wait a Retry-After value asks for, in ms: seconds or an HTTP date (a past date means 0).
- * Undefined when absent or unreadable.
- */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  const v = value?.trim();
-  if (!v) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
-  const date = Date.parse(v);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
 
 interface CachedReply {
@@ -431,7 +419,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           }
           return makeResponse(reply, false);
         }
-        wait = parseRetryAfter(reply.headers['retry-after'], now());
+        wait = retryAfterMs(reply.headers['retry-after'], now());
         if (wait !== undefined && wait > maxRetryAfterMs) return makeResponse(reply, false);
         failure = new HttpError('status', `HTTP ${reply.status}`, reply.url, reply.status);
       } catch (error) {

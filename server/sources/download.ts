@@ -4,7 +4,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { abortableSleep, displayUrl, HttpError, parseRetryAfter } from '../platform/http';
+import { retryAfterMs } from '../../common/retry';
+import { abortableSleep, displayUrl, HttpError } from '../platform/http';
 import {
   checkUrlHost,
   createAddressCheck,
@@ -137,7 +138,7 @@ export function createDownloader(options: DownloaderOptions = {}): Downloader {
       if (RETRY.has(res.status)) {
         await res.body?.cancel().catch(() => undefined);
         return {
-          retryAfter: parseRetryAfter(res.headers.get('retry-after') ?? undefined, Date.now()),
+          retryAfter: retryAfterMs(res.headers.get('retry-after'), Date.now()),
           status: res.status,
         };
       }

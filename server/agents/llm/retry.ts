@@ -1,3 +1,6 @@
+import { backoffDelayMs as backoff, retryAfterMs } from '../../../common/retry';
+import { abortableSleep } from '../../platform/http';
+
 /**
  * Backoff for transient model failures (agent-teams.md §9): up to 5 retries, 1 s doubled per
  * attempt, capped at 30 s, with 10% jitter when the provider gave no Retry-After; a
@@ -16,21 +19,6 @@ export interface RetryPolicy {
   /** Injectable for tests. Rejects with the signal's reason when it aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
-}
-
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -60,17 +48,10 @@ export function parseRetryAfterMs(
 ): number | undefined {
   const ms = header(headers, 'retry-after-ms')?.trim();
   if (ms && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
-  const value = header(headers, 'retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return retryAfterMs(header(headers, 'retry-after'), now);
 }
 
 /** The wait before retry number `retry` (0 for the first retry) when no Retry-After was given. */
 export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
-  const raw = policy.baseDelayMs * 2 ** retry;
-  const jittered = raw * (1 + policy.jitter * (2 * policy.random() - 1));
-  return Math.min(policy.maxDelayMs, Math.max(0, jittered));
+  return backoff(policy, retry, policy.random);
 }

@@ -9,7 +9,8 @@ import {
   type StartLiteratureRequest,
 } from '../../../common/teams/literature';
 import { api, isFailure, type ApiFailure, type ApiResult } from '../../api/client';
-import { backoffMs, retryAfterMs } from './rules';
+import { retryAfterMs } from '../../../common/retry';
+import { backoffMs } from './rules';
 
 /**
  * The Literature screen's calls (agent-teams.md §7) with the spec's 429 rule (§8, §9): up to 5

@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LITERATURE_MESSAGES } from '../../../common/teams/literature';
 import type { ApiResult } from '../../api/client';
 import { withRetries } from './literatureApi';
-import {
-  backoffMs,
-  datedFileName,
-  isDecodingError,
-  nextPollDelay,
-  reportFromLogs,
-  retryAfterMs,
-} from './rules';
+import { backoffMs, datedFileName, isDecodingError, nextPollDelay, reportFromLogs } from './rules';
 
 describe('poll delay (agent-teams.md §8, §9)', () => {
   const now = 100_000;
@@ -39,14 +32,6 @@ describe('poll delay (agent-teams.md §8, §9)', () => {
 
 describe('429 retries', () => {
   const now = Date.parse('2030-01-01T00:00:00Z');
-  it('reads Retry-After as seconds or a date', () => {
-    expect(retryAfterMs('3', now)).toBe(3000);
-    expect(retryAfterMs('Tue, 01 Jan 2030 00:00:05 GMT', now)).toBe(5000);
-    expect(retryAfterMs('Mon, 31 Dec 2029 23:00:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('soon', now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
-  });
-
   it('backs off from 1 s, doubling to 30 s, with 10% jitter', () => {
     expect(backoffMs(0, () => 0.5)).toBe(1000);
     expect(backoffMs(0, () => 0)).toBeCloseTo(900);

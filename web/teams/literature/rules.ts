@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../../../common/retry';
 import {
   LITERATURE_MESSAGES,
   LITERATURE_POLLING,
@@ -32,20 +33,9 @@ export function nextPollDelay(
   return recent ? p.socketActiveMs : p.baseMs;
 }
 
-/** Retry-After as milliseconds: seconds or an HTTP date (a past date means now). */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  const v = value?.trim();
-  if (!v) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /** The wait before retry number `retry` (0-based) after a 429 without Retry-After. */
 export function backoffMs(retry: number, random: () => number): number {
-  const r = LITERATURE_RETRY;
-  const raw = r.baseDelayMs * 2 ** retry;
-  return Math.min(r.maxDelayMs, Math.max(0, raw * (1 + r.jitter * (2 * random() - 1))));
+  return backoffDelayMs(LITERATURE_RETRY, retry, random);
 }
 
 export function isHighDemand(text: string | undefined): boolean {
