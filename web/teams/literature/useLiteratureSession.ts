@@ -39,6 +39,7 @@ import {
   SAMPLE_REPORT,
   SAMPLE_TRENDS,
 } from './sampleData';
+import { useSubmitting } from '../shared/useSubmitting';
 
 /**
  * The Literature screen's live session (agent-teams.md §4, §7, §8, §9). Unlike the other teams it
@@ -120,7 +121,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
   const [state, dispatch] = useReducer(sessionReducer, initialSessionState);
   const [reply, setReply] = useState<Partial<LiteratureOutputs>>({});
   const [sample, setSample] = useState(false);
-  const [pending, setPending] = useState(0);
+  const { isSubmitting, whileSubmitting } = useSubmitting();
   const [pollDelayMs, setPollDelayMs] = useState<number>(LITERATURE_POLLING.baseMs);
   const [logReport, setLogReport] = useState<string>();
   const lastSocketAt = useRef<number | undefined>(undefined);
@@ -278,18 +279,9 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId, sample, reportStage, knownReport, api]);
 
-  const withPending = useCallback(async <T>(work: () => Promise<T>): Promise<T> => {
-    setPending((n) => n + 1);
-    try {
-      return await work();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  }, []);
-
   const start = useCallback(
     (request: StartLiteratureRequest) =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         generation.current += 1;
         setSample(false);
         setReply({});
@@ -316,12 +308,12 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
         });
         return true;
       }),
-    [api, withPending, toSample],
+    [api, whileSubmitting, toSample],
   );
 
   const submitFeedback = useCallback(
     (text: string) =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         const feedback = text.trim();
         const id = state.sessionId;
         const sentAt = state.stateAt;
@@ -355,14 +347,14 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
         }));
         return true;
       }),
-    [api, withPending, toSample, state.sessionId, state.stateAt],
+    [api, whileSubmitting, toSample, state.sessionId, state.stateAt],
   );
 
   const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);
 
   const reset = useCallback(
     () =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         const id = state.sessionId;
         const running = status === 'processing' || status === 'waiting_for_input';
         generation.current += 1;
@@ -376,7 +368,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
           if (isFailure(result)) console.warn('Reset failed:', failureText(result));
         }
       }),
-    [api, withPending, state.sessionId, status],
+    [api, whileSubmitting, state.sessionId, status],
   );
 
   // Follow a session named in the address (a notification's link).
@@ -405,7 +397,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
     error: shownError && !isDecodingError(shownError) ? shownError : undefined,
     sample,
     isProcessing: !sample && status === 'processing',
-    isSubmitting: pending > 0,
+    isSubmitting,
     pollDelayMs,
     start,
     submitFeedback,

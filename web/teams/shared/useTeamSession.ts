@@ -23,6 +23,7 @@ import {
   sessionReducer,
   type SessionSnapshot,
 } from './sessionState';
+import { useSubmitting } from './useSubmitting';
 
 /** agent-teams.md §9: teams other than literature poll every 2 s. */
 export const TEAM_POLL_INTERVAL_MS = 2000;
@@ -122,7 +123,7 @@ export function useTeamSession<TStart = GenericStartInput>(
   );
 
   const [state, dispatch] = useReducer(sessionReducer, initialSessionState);
-  const [pending, setPending] = useState(0);
+  const { isSubmitting, whileSubmitting } = useSubmitting();
   const connection = useConnectionState(socket);
 
   // Callbacks read the newest values without re-subscribing.
@@ -214,18 +215,9 @@ export function useTeamSession<TStart = GenericStartInput>(
     if (initialSessionId) attach(initialSessionId);
   }, [initialSessionId, attach]);
 
-  const withPending = useCallback(async <T>(work: () => Promise<T>): Promise<T> => {
-    setPending((n) => n + 1);
-    try {
-      return await work();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  }, []);
-
   const start = useCallback(
     (input: TStart) =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         const { endpoints: ep, http: client } = latest.current;
         generation.current += 1;
         const request = ep.start(input);
@@ -250,12 +242,12 @@ export function useTeamSession<TStart = GenericStartInput>(
         attach(started.sessionId, started.snapshot, true);
         return true;
       }),
-    [withPending, attach, teamLabel],
+    [whileSubmitting, attach, teamLabel],
   );
 
   const submitFeedback = useCallback(
     (feedback: string) =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         const { endpoints: ep, http: client, state: current } = latest.current;
         const text = feedback.trim();
         if (!current.sessionId || !text) return false;
@@ -275,14 +267,14 @@ export function useTeamSession<TStart = GenericStartInput>(
         });
         return true;
       }),
-    [withPending],
+    [whileSubmitting],
   );
 
   const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);
 
   const reset = useCallback(
     () =>
-      withPending(async () => {
+      whileSubmitting(async () => {
         const { endpoints: ep, http: client, state: current } = latest.current;
         generation.current += 1;
         dispatch({ type: 'reset' });
@@ -293,7 +285,7 @@ export function useTeamSession<TStart = GenericStartInput>(
           if (isFailure(reply)) console.warn('Reset failed:', failureText(reply));
         }
       }),
-    [withPending],
+    [whileSubmitting],
   );
 
   const logs = useMemo(() => logLines(state.logSlots), [state.logSlots]);
@@ -317,7 +309,7 @@ export function useTeamSession<TStart = GenericStartInput>(
     session: state.session,
     synced: state.synced,
     isProcessing: state.status === 'processing',
-    isSubmitting: pending > 0,
+    isSubmitting,
     connection,
     start,
     submitFeedback,
