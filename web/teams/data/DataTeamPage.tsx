@@ -55,6 +55,7 @@ import {
 import { ProfileTab } from './ProfileTab';
 import { ResultsTab } from './ResultsTab';
 import { VisualizationsTab } from './VisualizationsTab';
+import { saveText } from '../../components/saveFile';
 
 const STEPS = DATA_STEPS.map((label) => ({
   label,
@@ -63,18 +64,6 @@ const STEPS = DATA_STEPS.map((label) => ({
 const TABS = ['Results', 'Data Profile', 'Visualizations', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
 const CHECKPOINT = DATA_PHASES.find((p) => p.checkpoint !== null)!.checkpoint!;
-
-/** Saves text as a file in the browser (the download is built here, from what the server sent). */
-function saveText(fileName: string, content: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * The Data Team screen (agent-teams.md §2 Data Team screen, §4 Data, §5): the data source
@@ -159,8 +148,8 @@ export default function DataTeamPage() {
 
   const onDownload = () => {
     saveText(
-      dataResultsFileName(),
       JSON.stringify(downloadPayload(results, session.sessionId), null, 2),
+      dataResultsFileName(),
       'application/json',
     );
   };

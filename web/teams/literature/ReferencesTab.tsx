@@ -7,7 +7,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
 import { REFERENCE_LINE_MIN, type Reference } from '../../../common/teams/literature';
-import { CITATION_FORMATS, formatReferences, saveFile, type CitationFormat } from './exports';
+import { saveText } from '../../components/saveFile';
+import { CITATION_FORMATS, formatReferences, type CitationFormat } from './exports';
 import { datedFileName } from './rules';
 
 /** The references with their links and dates, and citation downloads (agent-teams.md §2, §9). */
@@ -20,7 +21,7 @@ export function ReferencesTab({ references }: { references: readonly Reference[]
     setError(undefined);
     try {
       const text = await formatReferences(shown, format);
-      saveFile(
+      saveText(
         text,
         datedFileName('literature-references', extension),
         format === 'csl-json' ? 'application/json' : 'text/plain',

@@ -9,7 +9,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
 import type { Paper, Verification } from '../../../common/teams/literature';
-import { saveFile } from './exports';
+import { saveText } from '../../components/saveFile';
 import { PapersList } from './PapersList';
 import { datedFileName } from './rules';
 
@@ -33,7 +33,7 @@ export interface ResultsTabProps {
 export function ResultsTab({ report, papers, verification, snapshot }: ResultsTabProps) {
   const [showCode, setShowCode] = useState(false);
   const downloadJson = () =>
-    saveFile(
+    saveText(
       `${JSON.stringify(snapshot(), null, 2)}\n`,
       datedFileName('literature-review', 'json'),
       'application/json',
@@ -54,7 +54,7 @@ export function ResultsTab({ report, papers, verification, snapshot }: ResultsTa
             size="small"
             startIcon={<Download />}
             onClick={() =>
-              saveFile(report, datedFileName('literature-review', 'md'), 'text/markdown')
+              saveText(report, datedFileName('literature-review', 'md'), 'text/markdown')
             }
           >
             Download report

@@ -31,15 +31,3 @@ export async function formatReferences(
   if (format === 'bibtex') return cite.format('bibtex', { format: 'text' });
   return unwrapRis(cite.format('ris', { format: 'text' }));
 }
-
-/** Saves text as a file through a temporary link. */
-export function saveFile(content: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -40,6 +40,7 @@ import {
 } from '../shared';
 import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
 import { fmt } from './SimpleTable';
+import { saveText } from '../../components/saveFile';
 
 // KaTeX, Markdown and the chart library are most of the screen's weight: each tab loads its own.
 const TheoryTab = lazy(() => import('./TheoryTab').then((m) => ({ default: m.TheoryTab })));
@@ -73,18 +74,6 @@ const CHECKPOINT_HELP: Record<number, string> = {
   2: 'Review the equations and the engine checks. Feedback revises the equations (parameter values can be set directly, e.g. beta = 0.98).',
   3: 'Review the calibration, the moments against their targets and the impulse responses. Feedback can set parameters (e.g. beta = 0.98); the results are computed again.',
 };
-
-/** Saves text as a file in the browser (the export is built on the server, the file here). */
-function saveText(fileName: string, content: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * The Model Team screen (agent-teams.md §2 Model Team screen, §4 Model, §5): model type,
@@ -147,7 +136,7 @@ export default function ModelTeamPage() {
       setNotice({ severity: 'error', text: failureText(reply) });
       return;
     }
-    saveText(reply.fileName, reply.content, format === 'json' ? 'application/json' : 'text/plain');
+    saveText(reply.content, reply.fileName, format === 'json' ? 'application/json' : 'text/plain');
   };
 
   const onReset = async () => {

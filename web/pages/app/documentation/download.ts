@@ -1,3 +1,4 @@
+import { saveBlob } from '../../../components/saveFile';
 import { refreshTokens } from '../../../api/client';
 import { getAuth } from '../../../api/session';
 
@@ -23,12 +24,5 @@ export async function downloadDocument(id: string, fallbackName: string): Promis
   const disposition = res.headers.get('content-disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
   const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, name);
 }
