@@ -20,6 +20,7 @@ import {
   type SessionSnapshot,
   type TeamSessionEndpoints,
 } from '../shared';
+import { readPhaseResults } from '../shared/phaseResults';
 
 /**
  * How the Code screen talks to /api/agents/code-team (agent-teams.md §7): develop starts, the
@@ -82,20 +83,12 @@ export interface CodeResults {
 }
 
 export function readResults(results: Record<number, unknown>): CodeResults {
-  const pick = <T>(
-    schema: { safeParse(v: unknown): { success: boolean; data?: T } },
-    v: unknown,
-  ) => {
-    if (v === undefined) return undefined;
-    const parsed = schema.safeParse(v);
-    return parsed.success ? parsed.data : undefined;
-  };
-  return {
-    generation: pick<GenerationResult>(generationResultSchema, results[1]),
-    review: pick<ReviewResult>(reviewResultSchema, results[2]),
-    optimization: pick<OptimizationResult>(optimizationResultSchema, results[3]),
-    tests: pick<TestResult>(testResultSchema, results[4]),
-  };
+  return readPhaseResults(results, {
+    generation: [1, generationResultSchema],
+    review: [2, reviewResultSchema],
+    optimization: [3, optimizationResultSchema],
+    tests: [4, testResultSchema],
+  });
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type SessionSnapshot,
   type TeamSessionEndpoints,
 } from '../shared';
+import { parseOrUndefined, readPhaseResults } from '../shared/phaseResults';
 
 /**
  * How the Data screen talks to /api/agents/data-team (agent-teams.md §7): fetch-dataset starts
@@ -97,24 +98,18 @@ export interface DataResults {
   analysis?: AnalysisPhaseResult;
 }
 
-const pick = <T>(schema: { safeParse(v: unknown): { success: boolean; data?: T } }, v: unknown) => {
-  if (v === undefined) return undefined;
-  const parsed = schema.safeParse(v);
-  return parsed.success ? parsed.data : undefined;
-};
-
 /** The phase results by phase number (1 source, 2 loading, 3 profiling, 4 analysis). */
 export function readResults(results: Record<number, unknown>): DataResults {
-  return {
-    source: pick<SourceResult>(sourceResultSchema, results[1]),
-    loading: pick<LoadingResult>(loadingResultSchema, results[2]),
-    profiling: pick<ProfilingResult>(profilingResultSchema, results[3]),
-    analysis: pick<AnalysisPhaseResult>(analysisPhaseResultSchema, results[4]),
-  };
+  return readPhaseResults(results, {
+    source: [1, sourceResultSchema],
+    loading: [2, loadingResultSchema],
+    profiling: [3, profilingResultSchema],
+    analysis: [4, analysisPhaseResultSchema],
+  });
 }
 
 export function readCheckpoint(data: unknown): ProfilingCheckpoint | undefined {
-  return pick<ProfilingCheckpoint>(profilingCheckpointSchema, data);
+  return parseOrUndefined(profilingCheckpointSchema, data);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type SessionSnapshot,
   type TeamSessionEndpoints,
 } from '../shared';
+import { readPhaseResults } from '../shared/phaseResults';
 
 /**
  * How the Model screen talks to /api/agents/model-team (agent-teams.md §7): develop starts, the
@@ -94,20 +95,12 @@ export interface ModelResults {
 
 /** The phase results by phase number (agent-teams.md §4: theory 1, model 2, calibration 3). */
 export function readResults(results: Record<number, unknown>): ModelResults {
-  const pick = <T>(
-    schema: { safeParse(v: unknown): { success: boolean; data?: T } },
-    v: unknown,
-  ) => {
-    if (v === undefined) return undefined;
-    const parsed = schema.safeParse(v);
-    return parsed.success ? parsed.data : undefined;
-  };
-  return {
-    theory: pick<TheoryResult>(theoryResultSchema, results[1]),
-    model: pick<MathematicalModelResult>(mathematicalModelResultSchema, results[2]),
-    calibration: pick<CalibrationResult>(calibrationResultSchema, results[3]),
-    complete: pick<CompleteResult>(completeResultSchema, results[4]),
-  };
+  return readPhaseResults(results, {
+    theory: [1, theoryResultSchema],
+    model: [2, mathematicalModelResultSchema],
+    calibration: [3, calibrationResultSchema],
+    complete: [4, completeResultSchema],
+  });
 }
 
 /**
