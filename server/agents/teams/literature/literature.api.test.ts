@@ -241,9 +241,12 @@ describe('a literature review end to end', () => {
     expect(checkpoints).toEqual([1, 1, 2, 3, 3]);
     expect(updates.some((m) => m.updateType === 'process_completed')).toBe(true);
 
-    // The logs call returns the same lines as the status call.
+    // The logs call returns the same lines as the status call. Both are read again after the
+    // completion message: the closing log lines are written after the status change.
+    const final = await waitFor(me.api, id, (s) => s.status === 'completed');
+    expect(final.logs?.at(-1)).toBe('Session completed: all 5 phases done');
     const logs = await me.api.get(`/api/literature-team/logs/${id}`);
-    expect((logs.body as { logs: string[] }).logs).toEqual(done.logs);
+    expect((logs.body as { logs: string[] }).logs).toEqual(final.logs);
   });
 });
 
