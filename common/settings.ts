@@ -36,6 +36,7 @@ export const SETTINGS_LIMITS = {
   apiKey: { maxLength: 500 },
   customModel: { maxLength: 200 },
   llmBaseUrl: { maxLength: 500 },
+  kaggleUsername: { maxLength: 100 },
 } as const;
 
 export const SETTINGS_DEFAULTS = {
@@ -43,6 +44,8 @@ export const SETTINGS_DEFAULTS = {
   apiKeys: {
     llmProvider: 'openai',
     llmBaseUrl: '',
+    /** Kaggle's API user name (kaggle.json `username`); the key is sealed like the others. */
+    kaggleUsername: '',
     maxConcurrentRequests: 5,
     requestTimeout: 30,
   },
@@ -84,7 +87,12 @@ export const SETTINGS_DEFAULTS = {
 export const storedKeySchema = z.object({ hasKey: z.boolean(), masked: z.string().nullable() });
 export type StoredKey = z.infer<typeof storedKeySchema>;
 
-export const API_KEY_NAMES = ['llmApiKey', 'worldBankApiKey', 'fredApiKey'] as const;
+export const API_KEY_NAMES = [
+  'llmApiKey',
+  'worldBankApiKey',
+  'fredApiKey',
+  'kaggleApiKey',
+] as const;
 export type ApiKeyName = (typeof API_KEY_NAMES)[number];
 
 /** GET/PUT /api/settings reply `data.settings`. */
@@ -103,6 +111,9 @@ export const settingsSchema = z.object({
     llmApiKey: storedKeySchema,
     worldBankApiKey: storedKeySchema,
     fredApiKey: storedKeySchema,
+    /** Kaggle's API key (kaggle.json `key`), used with kaggleUsername. */
+    kaggleApiKey: storedKeySchema,
+    kaggleUsername: z.string(),
     llmProvider: z.enum(LLM_PROVIDERS),
     /** For OpenAI-compatible servers (Ollama, vLLM, LM Studio); '' means the provider default. */
     llmBaseUrl: z.string(),
@@ -183,6 +194,14 @@ export const updateSettingsRequestSchema = z.object({
       llmApiKey: apiKeyInput('llmApiKey'),
       worldBankApiKey: apiKeyInput('worldBankApiKey'),
       fredApiKey: apiKeyInput('fredApiKey'),
+      kaggleApiKey: apiKeyInput('kaggleApiKey'),
+      kaggleUsername: z
+        .string({ message: 'kaggleUsername must be text' })
+        .trim()
+        .max(L.kaggleUsername.maxLength, 'kaggleUsername is too long')
+        .refine((v) => /^[A-Za-z0-9_.-]*$/.test(v), {
+          message: 'kaggleUsername may hold only letters, digits, dots, dashes and underscores',
+        }),
       llmProvider: choice('llmProvider', LLM_PROVIDERS),
       llmBaseUrl: z
         .string()

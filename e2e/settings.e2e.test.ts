@@ -33,6 +33,7 @@ const USER = {
   displayName: 'Sam Settings',
 };
 const LLM_KEY = 'sk-e2e-secret-key-4821';
+const KAGGLE_KEY = 'kaggle-e2e-secret-0123456789';
 
 let server: RunningServer;
 let llm: ScriptedLlmServer;
@@ -106,6 +107,9 @@ describe('Settings', () => {
     expect(await page.getByTestId('api-key-masked').first().textContent()).toBe('Not set');
     await page.getByRole('button', { name: 'Set key for Language-model API key' }).click();
     await page.getByLabel('New Language-model API key').fill(LLM_KEY);
+    await page.getByLabel('Kaggle username').fill('sam-smith');
+    await page.getByRole('button', { name: 'Set key for Kaggle API key' }).click();
+    await page.getByLabel('New Kaggle API key').fill(KAGGLE_KEY);
 
     await category(page, 'AI & Agents');
     const temperature = page.getByRole('slider', { name: /Temperature/ });
@@ -163,6 +167,9 @@ describe('Settings', () => {
     expect(s.notifications.sessionFailed).toBe(false);
     expect(s.apiKeys.llmApiKey.hasKey).toBe(true);
     expect(JSON.stringify(s)).not.toContain(LLM_KEY);
+    expect(s.apiKeys.kaggleUsername).toBe('sam-smith');
+    expect(s.apiKeys.kaggleApiKey).toEqual({ hasKey: true, masked: '••••••••6789' });
+    expect(JSON.stringify(s)).not.toContain(KAGGLE_KEY);
 
     // After a reload the form shows what the server holds; the key only masked.
     await page.reload();
@@ -174,6 +181,8 @@ describe('Settings', () => {
     expect(masked).toBe(s.apiKeys.llmApiKey.masked);
     expect(masked).not.toContain(LLM_KEY);
     expect(await page.content()).not.toContain(LLM_KEY);
+    expect(await page.getByLabel('Kaggle username').inputValue()).toBe('sam-smith');
+    expect(await page.content()).not.toContain(KAGGLE_KEY);
     await category(page, 'AI & Agents');
     expect(
       await page.getByRole('slider', { name: /Temperature/ }).getAttribute('aria-valuenow'),

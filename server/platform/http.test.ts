@@ -308,6 +308,19 @@ describe('cache', () => {
     await c.close();
   });
 
+  it('reuses a reply fetched with credentials only for the same credentials', async () => {
+    let calls = 0;
+    handlers.set('/private', (req, res) => json({ calls: ++calls })(req, res));
+    const { c } = client({ cache: { ttlMs: 60_000 } });
+    const as = (who: string) => ({ headers: { Authorization: `Basic ${who}` } });
+    expect(await c.getJson(`${base}/private`, as('alice'))).toEqual({ calls: 1 });
+    expect(await c.getJson(`${base}/private`, as('alice'))).toEqual({ calls: 1 });
+    expect(await c.getJson(`${base}/private`, as('bob'))).toEqual({ calls: 2 });
+    expect(await c.getJson(`${base}/private`)).toEqual({ calls: 3 });
+    expect(seen).toHaveLength(3);
+    await c.close();
+  });
+
   it('does not cache failures', async () => {
     handlers.set('/bad', json({}, 400));
     const { c } = client({ cache: { ttlMs: 60_000 } });

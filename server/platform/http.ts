@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { retryAfterMs } from '../../common/retry';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
@@ -382,7 +383,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         url.toString(),
       );
     const method = req.method ?? 'GET';
-    const key = `${method} ${url.toString()}`;
+    // A reply fetched with credentials is only reused for the same credentials: a cached private
+    // Kaggle file must not reach a user whose key cannot read it.
+    const credentials = Object.entries(req.headers ?? {}).find(
+      ([name]) => name.toLowerCase() === 'authorization',
+    )?.[1];
+    const key =
+      `${method} ${url.toString()}` +
+      (credentials ? ` ${createHash('sha256').update(credentials).digest('hex')}` : '');
     const useCache = Boolean(options.cache) && req.cache !== false && method === 'GET';
     if (useCache) {
       const hit = cache.get(key);

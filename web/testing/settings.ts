@@ -13,6 +13,7 @@ export function sampleSettings(): Settings {
       llmApiKey: { hasKey: false, masked: null },
       worldBankApiKey: { hasKey: false, masked: null },
       fredApiKey: { hasKey: false, masked: null },
+      kaggleApiKey: { hasKey: false, masked: null },
       ...SETTINGS_DEFAULTS.apiKeys,
     },
     ai: { ...SETTINGS_DEFAULTS.ai },

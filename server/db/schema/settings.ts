@@ -13,6 +13,7 @@ export const userSettings = pgTable('user_settings', {
   llmApiKeySealed: text('llm_api_key_sealed'),
   worldBankApiKeySealed: text('world_bank_api_key_sealed'),
   fredApiKeySealed: text('fred_api_key_sealed'),
+  kaggleApiKeySealed: text('kaggle_api_key_sealed'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 });
 export type UserSettingsRow = typeof userSettings.$inferSelect;

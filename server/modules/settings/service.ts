@@ -18,6 +18,7 @@ export const KEY_COLUMNS: Record<ApiKeyName, SealedKeyColumn> = {
   llmApiKey: 'llmApiKeySealed',
   worldBankApiKey: 'worldBankApiKeySealed',
   fredApiKey: 'fredApiKeySealed',
+  kaggleApiKey: 'kaggleApiKeySealed',
 };
 
 /** Opens a sealed key; undefined when there is none or it cannot be opened (key rotated). */
@@ -63,6 +64,7 @@ export function createSettingsService(deps: { store: SettingsStore; encryptionKe
         llmApiKey: describeKey(encryptionKey, row?.llmApiKeySealed ?? null),
         worldBankApiKey: describeKey(encryptionKey, row?.worldBankApiKeySealed ?? null),
         fredApiKey: describeKey(encryptionKey, row?.fredApiKeySealed ?? null),
+        kaggleApiKey: describeKey(encryptionKey, row?.kaggleApiKeySealed ?? null),
       },
       ai: s.ai,
       data: s.data,

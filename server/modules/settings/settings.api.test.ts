@@ -43,6 +43,8 @@ describe('GET /api/settings', () => {
       llmApiKey: { hasKey: false, masked: null },
       worldBankApiKey: { hasKey: false, masked: null },
       fredApiKey: { hasKey: false, masked: null },
+      kaggleApiKey: { hasKey: false, masked: null },
+      kaggleUsername: '',
       llmProvider: 'openai',
       llmBaseUrl: '',
       maxConcurrentRequests: 5,
@@ -235,6 +237,42 @@ describe('API keys', () => {
       .from(userSettings)
       .where(eq(userSettings.userId, aliceUser.id));
     expect(after?.fredApiKeySealed).toBeNull();
+  });
+
+  it('stores Kaggle credentials: the username in the clear, the key sealed and masked, both clearable', async () => {
+    const u = client(t.app, (await createUser(t.app)).accessToken);
+    const KAGGLE_KEY = 'kaggle0123456789abcdef0123456789ab';
+    const res = await u.put('/api/settings', {
+      apiKeys: { kaggleUsername: ' jane.doe-42 ', kaggleApiKey: KAGGLE_KEY },
+    });
+    expect(res.status).toBe(200);
+    expect(res.raw.body).not.toContain(KAGGLE_KEY);
+    expect(res.body.data.settings.apiKeys).toMatchObject({
+      kaggleUsername: 'jane.doe-42',
+      kaggleApiKey: { hasKey: true, masked: '••••••••89ab' },
+    });
+    const get = await u.get('/api/settings');
+    expect(get.raw.body).not.toContain(KAGGLE_KEY);
+    expect(get.body.data.settings.apiKeys.kaggleUsername).toBe('jane.doe-42');
+
+    const cleared = await u.put('/api/settings', {
+      apiKeys: { kaggleUsername: '', kaggleApiKey: '' },
+    });
+    expect(cleared.body.data.settings.apiKeys).toMatchObject({
+      kaggleUsername: '',
+      kaggleApiKey: { hasKey: false, masked: null },
+    });
+  });
+
+  it('refuses a Kaggle username that cannot be one, naming the field', async () => {
+    const u = client(t.app, (await createUser(t.app)).accessToken);
+    const res = await u.put('/api/settings', { apiKeys: { kaggleUsername: 'jane doe' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false });
+    expect(JSON.stringify(res.body)).toMatch(/kaggleUsername may hold only letters/);
+    const long = await u.put('/api/settings', { apiKeys: { kaggleUsername: 'a'.repeat(101) } });
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(long.body)).toMatch(/kaggleUsername is too long/);
   });
 
   it('masks short keys completely', async () => {

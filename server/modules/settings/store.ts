@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { userSettings, users, type UserSettingsRow } from '../../db/schema';
 
-export type SealedKeyColumn = 'llmApiKeySealed' | 'worldBankApiKeySealed' | 'fredApiKeySealed';
+export type SealedKeyColumn =
+  'llmApiKeySealed' | 'worldBankApiKeySealed' | 'fredApiKeySealed' | 'kaggleApiKeySealed';
 
 export interface SettingsWrite {
   values: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  API_KEY_NAMES,
   SETTINGS_DEFAULTS,
   updateSettingsRequestSchema,
   type Settings,
@@ -16,7 +17,7 @@ type Sections = Omit<Settings, 'updatedAt' | 'profile' | 'apiKeys'> & {
   profile: Pick<Settings['profile'], 'theme' | 'notifications' | 'dataAutoSave'>;
   apiKeys: Pick<
     Settings['apiKeys'],
-    'llmProvider' | 'llmBaseUrl' | 'maxConcurrentRequests' | 'requestTimeout'
+    'llmProvider' | 'llmBaseUrl' | 'kaggleUsername' | 'maxConcurrentRequests' | 'requestTimeout'
   >;
 };
 export type StoredChoices = { [S in keyof Sections]?: Partial<Sections[S]> };
@@ -27,7 +28,7 @@ const SECTIONS = Object.keys(SETTINGS_DEFAULTS) as SectionName[];
 type UpdateInput = z.output<typeof updateSettingsRequestSchema>;
 
 /** Fields of a PUT that are not stored in the document (the account name, the sealed keys). */
-const NOT_STORED = new Set(['displayName', 'llmApiKey', 'worldBankApiKey', 'fredApiKey']);
+const NOT_STORED = new Set<string>(['displayName', ...API_KEY_NAMES]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

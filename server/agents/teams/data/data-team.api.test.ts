@@ -12,6 +12,8 @@ import { createTestApp, createUser, bearer, type TestApp } from '../../../../tes
 import { client } from '../../../../test/client';
 import {
   FRED_TEST_KEY,
+  KAGGLE_TEST_KEY,
+  KAGGLE_TEST_USER,
   startDataFixtures,
   type DataFixtures,
 } from '../../../../test/fixtures/data-sources/server';
@@ -407,7 +409,7 @@ describe('public APIs and URLs', () => {
       datasetId: 'econ/mroz',
     });
     expect((kaggle.body as { error: string }).error).toMatch(
-      /^Kaggle: Kaggle needs a username and API key/,
+      /^Kaggle: a username and API key are needed\. Add both under Settings > API keys/,
     );
     const notUrl = await api.post(`${BASE}/analyze`, {
       dataSource: 'url',
@@ -431,6 +433,50 @@ describe('public APIs and URLs', () => {
     const s = await waitFor(token, (res.body as { sessionId: string }).sessionId, atCheckpoint);
     expect(s.profile!.timeSeries).toMatchObject({ frequency: 'quarterly', periods: 315 });
     expect(fixtures.requests.some((r) => r.query.api_key === FRED_TEST_KEY)).toBe(true);
+  });
+
+  it("uses the researcher's own Kaggle username and key from Settings, and only both together", async () => {
+    const kaggleToken = (await createUser(t.app)).accessToken;
+    const api = client(t.app, kaggleToken);
+    // A key without the username is not a pair: still refused before starting.
+    await api.put('/api/settings', { apiKeys: { kaggleApiKey: KAGGLE_TEST_KEY } });
+    const half = await api.post(`${BASE}/fetch-dataset`, {
+      source: 'kaggle',
+      datasetId: 'econ/mroz',
+    });
+    expect(half.status).toBe(400);
+    expect((half.body as { error: string }).error).toMatch(/^Kaggle: a username and API key/);
+
+    await api.put('/api/settings', { apiKeys: { kaggleUsername: KAGGLE_TEST_USER } });
+    const res = await api.post(`${BASE}/fetch-dataset`, {
+      source: 'kaggle',
+      datasetId: 'econ/mroz',
+      analysisType: 'profile',
+    });
+    expect(res.status).toBe(201);
+    const sessionId = (res.body as { sessionId: string }).sessionId;
+    const s = await waitFor(kaggleToken, sessionId, atCheckpoint);
+    expect(s.profile).toMatchObject({ rowCount: 753, columnCount: 23 });
+    const basic = `Basic ${Buffer.from(`${KAGGLE_TEST_USER}:${KAGGLE_TEST_KEY}`).toString('base64')}`;
+    expect(fixtures.requests.some((r) => r.headers.authorization === basic)).toBe(true);
+
+    // The Data Explorer adds a Kaggle dataset with the same credentials.
+    const added = await api.post(`${BASE}/datasets/fetch`, {
+      source: 'kaggle',
+      datasetId: 'econ/mroz',
+    });
+    expect(added.status).toBe(201);
+    expect((added.body as DerivedDatasetReply).data.dataset).toMatchObject({ recordCount: 753 });
+
+    // A wrong key is the user's problem to fix, named as such.
+    await api.put('/api/settings', { apiKeys: { kaggleApiKey: 'wrong0123456789' } });
+    const wrong = await api.post(`${BASE}/datasets/fetch`, {
+      source: 'kaggle',
+      datasetId: 'econ/mroz',
+    });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+    expect(wrong.status).toBeLessThan(500);
+    expect((wrong.body as { error: string }).error).toMatch(/^Kaggle: /);
   });
 
   it('analyses an IMF panel and a URL file', async () => {

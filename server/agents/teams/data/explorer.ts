@@ -1,3 +1,4 @@
+import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -306,13 +307,11 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
           fetched = await sources.sources.worldbank.fetch(datasetId, dir);
         else if (source === 'imf') fetched = await sources.sources.imf.fetch(datasetId, dir);
         else if (source === 'fred') {
-          const apiKey =
-            (await workspace(actor).settings.apiKey('fredApiKey')) ?? sources.fredApiKey;
+          const apiKey = await fredApiKeyFor(workspace(actor), sources);
           fetched = await sources.sources.fred.fetch(datasetId, dir, { apiKey });
         } else {
-          fetched = await sources.sources.kaggle.fetch(datasetId, dir, {
-            credentials: sources.kaggle,
-          });
+          const credentials = await kaggleCredentialsFor(workspace(actor), sources);
+          fetched = await sources.sources.kaggle.fetch(datasetId, dir, { credentials });
         }
         const saved = await saveFile(
           actor,

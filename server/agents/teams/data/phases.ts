@@ -1,3 +1,4 @@
+import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -85,13 +86,11 @@ export async function runSource(deps: PhaseDeps, input: DataInput): Promise<Sour
       if (api === 'world_bank') fetched = await sources.sources.worldbank.fetch(id, work, signal);
       else if (api === 'imf') fetched = await sources.sources.imf.fetch(id, work, signal);
       else if (api === 'fred') {
-        const apiKey = (await deps.workspace.settings.apiKey('fredApiKey')) ?? sources.fredApiKey;
+        const apiKey = await fredApiKeyFor(deps.workspace, sources);
         fetched = await sources.sources.fred.fetch(id, work, { apiKey, signal });
       } else {
-        fetched = await sources.sources.kaggle.fetch(id, work, {
-          credentials: sources.kaggle,
-          signal,
-        });
+        const credentials = await kaggleCredentialsFor(deps.workspace, sources);
+        fetched = await sources.sources.kaggle.fetch(id, work, { credentials, signal });
       }
       await log(
         `${label} returned ${fetched.records === null ? 'a file' : `${fetched.records} records`} for ${fetched.datasetId}`,

@@ -1,3 +1,4 @@
+import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { AgentSession } from '../../../../common/agents';
@@ -107,10 +108,13 @@ async function preflight(kit: DataKit, actor: SessionActor, source: ApiSource | 
     else if (source === 'imf') parseImfId(id);
     else if (source === 'kaggle') {
       parseKaggleId(id);
-      const { username, key } = kit.services.sources.kaggle;
+      const { username, key } = await kaggleCredentialsFor(
+        kit.workspaceFor(actor.id, null),
+        kit.services.sources,
+      );
       if (!username || !key) {
         throw badRequest(
-          'Kaggle: Kaggle needs a username and API key; ask the administrator to set KAGGLE_USERNAME and KAGGLE_KEY.',
+          'Kaggle: a username and API key are needed. Add both under Settings > API keys (create a key at https://www.kaggle.com/settings), or ask the administrator to set KAGGLE_USERNAME and KAGGLE_KEY.',
         );
       }
     } else if (source === 'fred') {
@@ -119,8 +123,7 @@ async function preflight(kit: DataKit, actor: SessionActor, source: ApiSource | 
           `FRED: "${id.trim()}" is not a FRED series id (letters, digits and _, e.g. GDP, UNRATE).`,
         );
       }
-      const own = await kit.workspaceFor(actor.id, null).settings.apiKey('fredApiKey');
-      if (!own && !kit.services.sources.fredApiKey) {
+      if (!(await fredApiKeyFor(kit.workspaceFor(actor.id, null), kit.services.sources))) {
         throw badRequest(
           'FRED: an API key is needed. Add your FRED key under Settings > API keys, or ask the administrator to set FRED_API_KEY.',
         );

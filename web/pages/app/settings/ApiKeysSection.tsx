@@ -66,6 +66,18 @@ export function ApiKeysSection({ form, update, errors, settings }: SectionProps)
         <Divider />
         <ApiKeyField label="World Bank API key" {...keyEdit('worldBankApiKey')} />
         <ApiKeyField label="FRED API key" {...keyEdit('fredApiKey')} />
+        <TextField
+          label="Kaggle username"
+          value={form.apiKeys.kaggleUsername}
+          onChange={(e) => update('apiKeys', { ...form.apiKeys, kaggleUsername: e.target.value })}
+          error={Boolean(errors['apiKeys.kaggleUsername'])}
+          helperText={
+            errors['apiKeys.kaggleUsername'] ??
+            'With the Kaggle API key below (both are in the kaggle.json Kaggle gives you)'
+          }
+          autoComplete="off"
+        />
+        <ApiKeyField label="Kaggle API key" {...keyEdit('kaggleApiKey')} />
         <Divider />
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6 }}>

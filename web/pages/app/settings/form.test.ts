@@ -24,6 +24,8 @@ describe('settings form', () => {
     expect(body.apiKeys).not.toHaveProperty('llmApiKey');
     expect(body.apiKeys).not.toHaveProperty('fredApiKey');
     expect(body.apiKeys?.maxConcurrentRequests).toBe(5);
+    expect(body.apiKeys?.kaggleUsername).toBe('');
+    expect(body.apiKeys).not.toHaveProperty('kaggleApiKey');
     expect(body.ai).toMatchObject({ temperature: 0.7, maxTokens: 2000 });
     expect(body.data).toMatchObject({ maxCacheSize: 500, cacheDatasets: true });
     expect(body.codeGeneration?.frameworks).toEqual(['pandas']);
@@ -52,6 +54,7 @@ describe('settings form', () => {
     form.apiKeys.requestTimeout = '3';
     form.apiKeys.maxConcurrentRequests = 'five';
     form.apiKeys.llmBaseUrl = 'ftp://models.local';
+    form.apiKeys.kaggleUsername = 'sam smith';
     form.ai.maxTokens = '99999';
     form.ai.modelVersion = 'custom';
     form.ai.customModel = '';
@@ -63,6 +66,7 @@ describe('settings form', () => {
       'apiKeys.requestTimeout': 'Request timeout must be between 5 and 600',
       'apiKeys.maxConcurrentRequests': 'Max concurrent requests must be a whole number',
       'apiKeys.llmBaseUrl': 'Must be an http(s) URL',
+      'apiKeys.kaggleUsername': 'Letters, digits, dots, dashes and underscores only',
       'ai.maxTokens': 'Max tokens must be between 100 and 32000',
       'ai.customModel': 'Enter the model id to use',
       'runtime.codeExecutionTimeLimitSeconds': 'Time limit must be a whole number',

@@ -21,6 +21,7 @@ export interface SettingsForm {
   apiKeys: {
     llmProvider: Settings['apiKeys']['llmProvider'];
     llmBaseUrl: string;
+    kaggleUsername: string;
     maxConcurrentRequests: string;
     requestTimeout: string;
   };
@@ -50,6 +51,7 @@ export function formFromSettings(s: Settings): SettingsForm {
     apiKeys: {
       llmProvider: s.apiKeys.llmProvider,
       llmBaseUrl: s.apiKeys.llmBaseUrl,
+      kaggleUsername: s.apiKeys.kaggleUsername,
       maxConcurrentRequests: String(s.apiKeys.maxConcurrentRequests),
       requestTimeout: String(s.apiKeys.requestTimeout),
     },
@@ -103,6 +105,11 @@ export function validateForm(f: SettingsForm): FormErrors {
   const url = f.apiKeys.llmBaseUrl.trim();
   if (url && !/^https?:\/\/\S+$/i.test(url))
     errors['apiKeys.llmBaseUrl'] = 'Must be an http(s) URL';
+  const kaggleUsername = f.apiKeys.kaggleUsername.trim();
+  if (kaggleUsername.length > L.kaggleUsername.maxLength)
+    errors['apiKeys.kaggleUsername'] = `At most ${L.kaggleUsername.maxLength} characters`;
+  else if (!/^[A-Za-z0-9_.-]*$/.test(kaggleUsername))
+    errors['apiKeys.kaggleUsername'] = 'Letters, digits, dots, dashes and underscores only';
   put(
     'ai.maxTokens',
     wholeNumberError('Max tokens', f.ai.maxTokens, L.maxTokens.min, L.maxTokens.max),
@@ -142,6 +149,7 @@ export function requestFromForm(f: SettingsForm): UpdateSettingsRequest {
       ...keyChanges,
       llmProvider: f.apiKeys.llmProvider,
       llmBaseUrl: f.apiKeys.llmBaseUrl.trim(),
+      kaggleUsername: f.apiKeys.kaggleUsername.trim(),
       maxConcurrentRequests: Number(f.apiKeys.maxConcurrentRequests),
       requestTimeout: Number(f.apiKeys.requestTimeout),
     },
