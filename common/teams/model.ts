@@ -259,6 +259,117 @@ export const modelRunSchema = z.object({
 export type ModelRun = z.infer<typeof modelRunSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Target moments from a catalog dataset
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How a dataset column is made comparable with its model variable before its moments are taken:
+ * `hp`: log, then the Hodrick-Prescott cycle (lambda 1600 for quarterly, 100 for annual data),
+ * for variables the model has in log deviations (output, consumption, hours); `logdiff`: first
+ * difference of logs, for model variables that are growth rates; `level`: as it is, for rates
+ * that are already stationary (interest, unemployment, inflation).
+ */
+export const TARGET_TRANSFORMS = ['hp', 'logdiff', 'level'] as const;
+export type TargetTransform = (typeof TARGET_TRANSFORMS)[number];
+export const TARGET_TRANSFORM_LABELS: Record<TargetTransform, string> = {
+  hp: 'log, HP cycle',
+  logdiff: 'log difference',
+  level: 'level',
+};
+export const TARGET_FREQUENCIES = ['quarterly', 'annual'] as const;
+export type TargetFrequency = (typeof TARGET_FREQUENCIES)[number];
+/** The usual HP smoothing for each frequency (Hodrick and Prescott 1997; Backus and Kehoe 1992). */
+export const HP_LAMBDA_OF: Record<TargetFrequency, number> = { quarterly: 1600, annual: 100 };
+/** Fewer observations than this (after the transform) give no usable moments. */
+export const MIN_TARGET_OBSERVATIONS = 20;
+/** A target dataset longer than this is refused (quarterly macro data are a few hundred rows). */
+export const MAX_TARGET_OBSERVATIONS = 20_000;
+export const MAX_TARGET_COLUMNS = 12;
+
+export const targetColumnSchema = z.object({
+  column: z
+    .string({ message: 'targetData.columns[].column is required' })
+    .trim()
+    .min(1, 'targetData.columns[].column is required')
+    .max(200),
+  variable: z
+    .string({ message: 'targetData.columns[].variable is required' })
+    .regex(
+      /^[A-Za-z][A-Za-z0-9_]{0,39}$/,
+      'targetData.columns[].variable must be a model variable name',
+    ),
+  transform: z
+    .enum(TARGET_TRANSFORMS, {
+      message: `transform must be one of: ${TARGET_TRANSFORMS.join(', ')}`,
+    })
+    .default('hp'),
+});
+export type TargetColumn = z.infer<typeof targetColumnSchema>;
+
+/** The researcher's choice: a catalog dataset and which column stands for which model variable. */
+export const targetDataSchema = z
+  .object({
+    datasetId: z.uuid({ message: 'targetData.datasetId must be a dataset id' }),
+    columns: z
+      .array(targetColumnSchema)
+      .min(1, 'targetData.columns must map at least one column to a model variable')
+      .max(MAX_TARGET_COLUMNS, `targetData.columns may map at most ${MAX_TARGET_COLUMNS} columns`),
+    /** Read from the dataset's time index when absent. */
+    frequency: z
+      .enum(TARGET_FREQUENCIES, { message: 'frequency must be quarterly or annual' })
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    for (const c of v.columns) {
+      if (seen.has(c.variable)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['columns'],
+          message: `The model variable '${c.variable}' is mapped to more than one column`,
+        });
+      }
+      seen.add(c.variable);
+    }
+  });
+export type TargetData = z.infer<typeof targetDataSchema>;
+export type TargetDataInput = z.input<typeof targetDataSchema>;
+
+/** What was computed from the dataset (shown on the Calibration tab and in the documents). */
+export const targetDataSummarySchema = z.object({
+  datasetId: z.string(),
+  datasetName: z.string(),
+  frequency: z.enum(TARGET_FREQUENCIES),
+  /** Observations of the common sample (after the transforms). */
+  observations: z.number().int(),
+  /** First and last period of that sample, e.g. 1959Q2 and 2009Q3. */
+  start: z.string(),
+  end: z.string(),
+  columns: z.array(
+    z.object({
+      column: z.string(),
+      variable: z.string(),
+      transform: z.enum(TARGET_TRANSFORMS),
+      /** HP smoothing parameter, for `hp` only. */
+      lambda: z.number().nullable(),
+    }),
+  ),
+  /** Every moment computed from the data (the targets that replaced stylised facts among them). */
+  moments: z.array(momentTargetSchema),
+  /** Set when the dataset could no longer be read at the calibration phase (then no data moment is used). */
+  problem: z.string().nullable(),
+});
+export type TargetDataSummary = z.infer<typeof targetDataSummarySchema>;
+
+/** GET /variables/{type}: the endogenous variables of the library's model of a type. */
+export const modelVariablesReplySchema = z.object({
+  success: z.literal(true),
+  modelType: modelTypeSchema,
+  variables: z.array(z.object({ name: z.string(), label: z.string() })),
+});
+export type ModelVariablesReply = z.infer<typeof modelVariablesReplySchema>;
+
+// ---------------------------------------------------------------------------------------------
 // The Model team: phases, inputs, results and the bodies of /api/agents/model-team
 // ---------------------------------------------------------------------------------------------
 
@@ -310,6 +421,8 @@ export const modelInputSchema = z.object({
   modelType: modelTypeSchema,
   focus: z.string().trim().min(1, MODEL_MESSAGES.noFocus).max(FOCUS_MAX),
   periods: z.number().int().min(MIN_SIMULATION_PERIODS).max(MAX_SIMULATION_PERIODS),
+  /** Target moments from this dataset instead of the documented stylised facts. */
+  targetData: targetDataSchema.optional(),
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 
@@ -416,6 +529,8 @@ export const calibrationResultSchema = z.object({
   ),
   /** Where the target moments come from. */
   targetsSource: z.string(),
+  /** The dataset the target moments were computed from (null: documented stylised facts). */
+  targetData: targetDataSummarySchema.nullable().default(null),
   estimation: estimationResultSchema.nullable(),
   estimationNote: z.string().nullable(),
   run: modelRunSchema,
@@ -461,6 +576,8 @@ export const developModelRequestSchema = z.object({
     }),
   irfPeriods: z.number().int().min(1).max(MAX_IRF_PERIODS).optional(),
   projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
+  /** Target moments from a catalog dataset (else the documented stylised facts). */
+  targetData: targetDataSchema.optional(),
 });
 export type DevelopModelRequest = z.input<typeof developModelRequestSchema>;
 
