@@ -3,7 +3,12 @@ import type {
   EstimationResult,
   MathematicalModelResult,
   ModelConfiguration,
+  ModelDescription,
+  MomentTarget,
+  TargetData,
+  TargetDataSummary,
 } from '../../../../common/teams/model';
+import { mergeTargets } from '../../../engines/models/data-moments';
 import { compileModel, parameterVector, type CompiledModel } from '../../../engines/models/compile';
 import { ModelError } from '../../../engines/models/errors';
 import { matchMoments } from '../../../engines/models/estimate';
@@ -12,6 +17,7 @@ import type { ModelEngine } from '../../../engines/models/service';
 import { parameterAssignments } from './feedback';
 import { tryModel, type ObjectModel } from './model-call';
 import { calibrationFeedbackPrompt, calibrationFeedbackSchema, SYSTEM } from './prompts';
+import { momentText, type ComputedTargets } from './target-data';
 
 /**
  * Phase 3, Calibration & Estimation: parameter values with their sources, moment matching of the
@@ -27,6 +33,10 @@ export interface CalibrationStep {
   llm: ObjectModel;
   signal: AbortSignal;
   revision: { feedback: string; previousResult: CalibrationResult } | null;
+  /** The researcher's target dataset, if they named one. */
+  targetData?: TargetData;
+  /** Reads the dataset and computes its moments (target-data.ts; throws when it cannot). */
+  computeTargets?(request: TargetData, description: ModelDescription): Promise<ComputedTargets>;
   log(message: string): Promise<void>;
   warn(message: string): Promise<void>;
 }
@@ -73,9 +83,64 @@ async function feedbackValues(
   return { values, note: attempt.value.object.note || null };
 }
 
+const DOCUMENTED = 'Documented stylised facts from the literature (the source of each is given)';
+
+/**
+ * The targets: moments computed from the researcher's dataset for the variables it covers, the
+ * documented stylised facts for the others. A dataset that can no longer be read (deleted,
+ * changed) leaves the documented facts in place, and the result says why.
+ */
+async function resolveTargets(
+  step: CalibrationStep,
+  description: ModelDescription,
+): Promise<{ targets: MomentTarget[]; summary: TargetDataSummary | null; source: string }> {
+  const documentedSource =
+    description.targets.length > 0
+      ? DOCUMENTED
+      : 'None: the library documents no target moments for this model';
+  const request = step.targetData;
+  if (!request || !step.computeTargets) {
+    return { targets: description.targets, summary: null, source: documentedSource };
+  }
+  try {
+    const { summary, moments } = await step.computeTargets(request, description);
+    await step.log(
+      `Computed target moments from dataset "${summary.datasetName}" (${summary.observations} ${summary.frequency} observations, ${summary.start}-${summary.end}): ${moments.map(momentText).join(', ')}`,
+    );
+    const mapped = new Set(summary.columns.map((c) => c.variable));
+    const targets = mergeTargets(description.targets, moments, mapped);
+    const kept = targets.length - moments.length;
+    return {
+      targets,
+      summary,
+      source: `Computed from the dataset "${summary.datasetName}" (${summary.observations} ${summary.frequency} observations, ${summary.start}-${summary.end}) for ${[...mapped].join(', ')}${kept > 0 ? `; documented stylised facts for the other variables (${kept})` : ''}`,
+    };
+  } catch (err) {
+    const problem = `The target dataset could not be used: ${(err as Error).message}`;
+    await step.warn(`${problem}. The documented stylised facts are used instead.`);
+    return {
+      targets: description.targets,
+      summary: {
+        datasetId: request.datasetId,
+        datasetName: request.datasetId,
+        frequency: request.frequency ?? 'quarterly',
+        observations: 0,
+        start: '',
+        end: '',
+        columns: request.columns.map((c) => ({ ...c, lambda: null })),
+        moments: [],
+        problem,
+      },
+      source: `${documentedSource} (${problem})`,
+    };
+  }
+}
+
 export async function runCalibration(step: CalibrationStep): Promise<CalibrationResult> {
   const { math, revision, configuration, periods } = step;
-  const model = compileModel(math.description);
+  const resolved = await resolveTargets(step, math.description);
+  // The model's targets are the resolved ones: moment matching and the comparison use them.
+  const model = compileModel({ ...math.description, targets: resolved.targets });
   const description = model.description;
   const derived = new Set(model.derived.map((d) => model.params[d.index]));
 
@@ -113,6 +178,13 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
         estimation: null,
         overrides: fixed,
         note: 'The library documents no target moments for this model, so no parameter is estimated; the calibration below is the documented one.',
+      };
+    }
+    if (description.estimated.length === 0) {
+      return {
+        estimation: null,
+        overrides: fixed,
+        note: 'The library chooses no parameter of this model for moment matching, so the targets are compared with the model but nothing is estimated.',
       };
     }
     const free = description.estimated.filter((p) => fixed[p.name] === undefined);
@@ -214,10 +286,8 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
       changedByFeedback: feedbackOverrides[p.name] !== undefined,
       derived: derived.has(p.name),
     })),
-    targetsSource:
-      description.targets.length > 0
-        ? 'Documented stylised facts from the literature (the source of each is given)'
-        : 'None: the library documents no target moments for this model',
+    targetsSource: resolved.source,
+    targetData: resolved.summary,
     estimation: estimated.estimation,
     estimationNote: estimated.note,
     run,

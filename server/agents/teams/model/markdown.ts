@@ -167,6 +167,24 @@ export function calibrationMarkdown(c: CalibrationResult): string {
     '',
   );
   lines.push('## Target moments', '', `Targets: ${c.targetsSource}.`, '');
+  const data = c.targetData;
+  if (data && !data.problem) {
+    lines.push(
+      table(
+        ['Column', 'Model variable', 'Transform'],
+        data.columns.map((col) => [
+          col.column,
+          `\`${col.variable}\``,
+          col.transform === 'hp'
+            ? `log, HP cycle (lambda ${col.lambda})`
+            : col.transform === 'logdiff'
+              ? 'log difference'
+              : 'level',
+        ]),
+      ),
+      '',
+    );
+  }
   if (run.targets.length > 0) {
     lines.push(
       table(

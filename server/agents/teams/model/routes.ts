@@ -18,22 +18,34 @@ import {
   modelLogsReplySchema,
   modelStatusReplySchema,
   modelTypeSchema,
+  modelVariablesReplySchema,
   theoryResultSchema,
   type ModelStatusReply,
 } from '../../../../common/teams/model';
+import { canonicalModel } from '../../../engines/models/library';
 import type { modelEngineService } from '../../../engines/models/service';
+import type { profilingService } from '../../../engines/profiling/service';
 import { conflict, notFound } from '../../../platform/errors';
 import { teamActor, type Api, type TeamRouteKit, allLogLines, teamSession } from '../../kit';
 import { sessionMarkdown } from './markdown';
+import { computeTargetData } from './target-data';
 
 /**
  * The Model team's spec routes (agent-teams.md §7, base /api/agents/model-team): develop,
  * status, logs, feedback and export, thin adapters over the session service.
  */
 
-type ModelKit = TeamRouteKit<{ engine: typeof modelEngineService }>;
+type ModelKit = TeamRouteKit<{
+  engine: typeof modelEngineService;
+  profiling: typeof profilingService;
+}>;
 
 const idParams = z.object({ id: z.string() });
+const typeParams = z.object({
+  type: z.enum(modelTypeSchema.options, {
+    message: `type must be one of: ${modelTypeSchema.options.join(', ')}`,
+  }),
+});
 
 /** The session's results by the spec's names (theory for 1, model for 2, calibration for 3). */
 export function resultsOf(session: AgentSession) {
@@ -91,9 +103,26 @@ export const modelTeamRoutes = {
       async (request, reply) => {
         const actor = teamActor(request);
         const body = request.body;
+        if (body.targetData) {
+          // Checked at once, so the researcher learns of a wrong dataset, column or variable
+          // now rather than at the calibration phase (which checks again).
+          await computeTargetData(
+            {
+              workspace: kit.workspaceFor(actor.id, body.projectId ?? null),
+              profiling: kit.services.profiling,
+            },
+            body.targetData,
+            canonicalModel(body.modelType),
+          );
+        }
         const session = await kit.sessions.start(actor, {
           teamId: MODEL_TEAM_ID,
-          input: { modelType: body.modelType, focus: body.focus, periods: body.periods },
+          input: {
+            modelType: body.modelType,
+            focus: body.focus,
+            periods: body.periods,
+            ...(body.targetData ? { targetData: body.targetData } : {}),
+          },
           configuration: body.irfPeriods ? { irfPeriods: body.irfPeriods } : {},
           ...(body.projectId ? { projectId: body.projectId } : {}),
         });
@@ -104,6 +133,22 @@ export const modelTeamRoutes = {
           phase: session.phase,
           session,
         });
+      },
+    );
+
+    app.get(
+      '/variables/:type',
+      {
+        config: user,
+        schema: { params: typeParams, response: { 200: modelVariablesReplySchema } },
+      },
+      async (request) => {
+        const model = canonicalModel(request.params.type);
+        return {
+          success: true as const,
+          modelType: request.params.type,
+          variables: model.endogenous.map((v) => ({ name: v.name, label: v.label })),
+        };
       },
     );
 

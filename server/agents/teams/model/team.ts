@@ -11,11 +11,13 @@ import {
 } from '../../../../common/teams/model';
 import { canonicalModel } from '../../../engines/models/library';
 import { modelEngineService } from '../../../engines/models/service';
+import { profilingService } from '../../../engines/profiling/service';
 import { defineTeam } from '../../kit';
 import { runCalibration } from './calibration';
 import { calibrationMarkdown, modelMarkdown, theoryMarkdown } from './markdown';
 import { runMathematics } from './mathematics';
 import { modelTeamRoutes } from './routes';
+import { computeTargetData } from './target-data';
 import { runTheory } from './theory';
 
 /**
@@ -37,7 +39,8 @@ const team = defineTeam({
     calibration: calibrationResultSchema,
     complete: completeResultSchema,
   },
-  services: { engine: modelEngineService },
+  // profiling: the stored Parquet copies of catalog datasets, read for target moments.
+  services: { engine: modelEngineService, profiling: profilingService },
 });
 
 const info = (key: (typeof MODEL_PHASES)[number]['key']) =>
@@ -107,6 +110,14 @@ const calibration = team.phase('calibration', {
       llm: ctx.llm,
       signal: ctx.signal,
       revision: ctx.revision,
+      targetData: ctx.input.targetData,
+      // Checked again here: the dataset may have been deleted or changed since the start.
+      computeTargets: (request, description) =>
+        computeTargetData(
+          { workspace: ctx.workspace, profiling: ctx.services.profiling },
+          request,
+          description,
+        ),
       log: ctx.log,
       warn: ctx.log.warn,
     });
