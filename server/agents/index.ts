@@ -5,6 +5,7 @@ import { createEventBus } from '../platform/events';
 import { CHANNELS, type RuntimeCore } from './runtime-core';
 import { createServiceHost } from './kit/services';
 import { createWorkspace } from './kit/workspace';
+import { createDatasetsStore } from '../modules/datasets/store';
 import { createModelLayer } from './llm/model-layer';
 import { createPhaseQueue } from './queue';
 import { createTeamRegistry } from './registry';
@@ -109,12 +110,21 @@ export async function createAgentRuntime(
 
   let hub: WsHub | undefined;
   let stopped = false;
+  const datasetRemovalHandlers: Array<(datasetId: string) => Promise<void>> = [];
+  const datasetsStore = createDatasetsStore(ctx.db);
 
   const runtime: AgentRuntime = {
     queueState: () => queue.state(),
     isTeamAvailable: (teamId) => registry.availability(teamId).available,
     sessions,
     models,
+    async datasetRemoved(datasetId) {
+      for (const handler of datasetRemovalHandlers) {
+        await handler(datasetId).catch((err: unknown) => {
+          ctx.log.warn({ err: (err as Error).message, datasetId }, 'dataset removal hook failed');
+        });
+      }
+    },
     async registerRoutes(app) {
       hub = createWsHub(core, sessions, {
         heartbeatMs: settings.wsHeartbeatSeconds * 1000,
@@ -139,6 +149,10 @@ export async function createAgentRuntime(
                   { userId, projectId },
                 ),
               modelAvailability: (userId) => models.availability(userId),
+              catalog: {
+                onDatasetRemoved: (handler) => datasetRemovalHandlers.push(handler),
+                existingDatasetIds: (ids) => datasetsStore.existingIds(ids),
+              },
               downloadToken: async (request, path) => {
                 const ttl = ctx.config.auth.downloadTokenTtlSeconds;
                 const token = await issueDownloadToken(ctx.signer, request, path, ttl);

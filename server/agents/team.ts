@@ -99,6 +99,8 @@ export interface TeamRouteDeps {
   workspaceFor(userId: string, projectId: string | null): Workspace;
   /** Which model a user's calls would use, or why none can be used. */
   modelAvailability(userId: string): Promise<{ configured: boolean; hint?: string }>;
+  /** For a team that keeps data beside catalog entries (the Data team's files). */
+  catalog: DatasetCatalogEvents;
   /**
    * A short-lived, single-use token that opens `path` (a GET route declared with
    * `allowDownloadToken`) for the caller of `request`, as `?token=`: for download links the
@@ -108,6 +110,13 @@ export interface TeamRouteDeps {
     request: FastifyRequest,
     path: string,
   ): Promise<{ token: string; expiresInSeconds: number }>;
+}
+
+export interface DatasetCatalogEvents {
+  /** Runs after a catalog dataset is deleted through the API, in the process that deleted it. */
+  onDatasetRemoved(handler: (datasetId: string) => Promise<void>): void;
+  /** Which of these ids are still catalog entries (to clear what entries deleted earlier left). */
+  existingDatasetIds(ids: string[]): Promise<Set<string>>;
 }
 
 export interface TeamRoutes {

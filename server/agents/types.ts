@@ -97,4 +97,9 @@ export interface AgentRuntime {
   sessions: SessionService;
   /** The model layer every model call goes through (usage recorded per call). */
   models: ModelLayer;
+  /**
+   * A catalog dataset was deleted: the teams drop what they keep for it (the Data team's original
+   * and Parquet files). A team's failure is logged, never thrown: the entry is already gone.
+   */
+  datasetRemoved(datasetId: string): Promise<void>;
 }

@@ -25,6 +25,10 @@ export interface DatasetFiles {
     datasetId: string,
     files: { parquet: string; original?: { file: string; ext: 'csv' | 'json' } },
   ): Promise<void>;
+  /** Deletes a dataset's folder (original and Parquet); nothing happens when there is none. */
+  remove(datasetId: string): Promise<void>;
+  /** The ids of every dataset folder, to find those whose catalog entry is gone. */
+  storedDatasetIds(): Promise<string[]>;
   /** A fresh path for a derived dataset's Parquet file before it has an id. */
   scratch(name: string): Promise<string>;
   /** Removes staging and work folders older than `maxAgeMs`. */
@@ -83,6 +87,13 @@ export function createDatasetFiles(root: string): DatasetFiles {
       if (files.original)
         await rename(files.original.file, path.join(target, `original.${files.original.ext}`));
       await rename(files.parquet, path.join(target, 'data.parquet'));
+    },
+    async remove(datasetId) {
+      await rm(dir('datasets', safeId(datasetId, 'datasetId')), { recursive: true, force: true });
+    },
+    async storedDatasetIds() {
+      const names = await readdir(dir('datasets')).catch(() => [] as string[]);
+      return names.filter((name) => UUID.test(name));
     },
     async scratch(name) {
       const folder = await ensure(dir('work', `derived-${randomUUID()}`));

@@ -67,6 +67,8 @@ export function datasetsRoutes(app: Api, ctx: AppContext) {
     schema: { params: idParamSchema, response: { 200: messageReplySchema } },
     handler: async (request) => {
       await service.remove(currentUser(request), request.params.id);
+      // The stored data goes with the entry (the quota counts the entry's recorded size).
+      await ctx.agents.datasetRemoved(request.params.id);
       return { success: true as const, message: 'Dataset deleted' };
     },
   });

@@ -88,6 +88,20 @@ export function createDatasetsStore(db: Database) {
     async remove(id: string): Promise<void> {
       await db.delete(datasets).where(eq(datasets.id, id));
     },
+
+    /** The ids among `ids` that are catalog entries. */
+    async existingIds(ids: string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      // In slices: a statement takes at most 65,535 parameters.
+      for (let i = 0; i < ids.length; i += 1000) {
+        const rows = await db
+          .select({ id: datasets.id })
+          .from(datasets)
+          .where(inArray(datasets.id, ids.slice(i, i + 1000)));
+        for (const r of rows) found.add(r.id);
+      }
+      return found;
+    },
   };
 }
 export type DatasetsStore = ReturnType<typeof createDatasetsStore>;

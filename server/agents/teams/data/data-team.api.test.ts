@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../../../common/datasets';
@@ -18,6 +19,10 @@ import {
   type DataFixtures,
 } from '../../../../test/fixtures/data-sources/server';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
+import { createDatasetFiles } from '../../../engines/profiling/files';
+import { createDatasetsStore } from '../../../modules/datasets/store';
+import { storageUsed } from '../../../platform/storage-quota';
+import { removeOrphanedFiles } from './stored-files';
 
 /**
  * The Data team through its routes (/api/agents/data-team) on a whole server, with the World
@@ -515,6 +520,7 @@ describe('public APIs and URLs', () => {
 
 describe('the Data Explorer', () => {
   let token: string;
+
   const created: Record<string, string> = {};
   beforeAll(async () => {
     token = (await createUser(t.app)).accessToken;
@@ -614,6 +620,47 @@ describe('the Data Explorer', () => {
     // Japan 1971-2019 in both: year (number) and date (text) are compared as text.
     expect(j.dataset.recordCount).toBe(49);
     expect(j.notes).toContain('Keys year and date have different types and were compared as text.');
+  });
+
+  it('deletes the stored files with the catalog entry and releases the storage they took', async () => {
+    const owner = await createUser(t.app);
+    const api = client(t.app, owner.accessToken);
+    const up = await upload(
+      owner.accessToken,
+      `${BASE}/datasets/upload`,
+      { name: 'To be deleted' },
+      { name: 'mroz.csv', content: sample('datasets/wooldridge_mroz.csv') },
+    );
+    expect(up.status).toBe(201);
+    const id = (up.body as unknown as DerivedDatasetReply).data.dataset.id;
+    const folder = path.join(t.dataDir, 'services/profiling/datasets', id);
+    expect(readdirSync(folder).sort()).toEqual(['data.parquet', 'original.csv']);
+    const used = await storageUsed(t.ctx.db, owner.id);
+    expect(used).toBeGreaterThan(100_000);
+
+    // Someone else cannot delete it, and its files stay.
+    const other = client(t.app, (await createUser(t.app)).accessToken);
+    expect((await other.del(`/api/datasets/${id}`)).status).toBe(404);
+    expect(existsSync(folder)).toBe(true);
+
+    expect((await api.del(`/api/datasets/${id}`)).status).toBe(200);
+    expect(existsSync(folder)).toBe(false);
+    expect(await storageUsed(t.ctx.db, owner.id)).toBe(0);
+    expect((await api.get(`${BASE}/datasets/${id}/rows`)).status).toBe(404);
+  });
+
+  it('clears at start the files of entries deleted earlier, and keeps every other', async () => {
+    const files = createDatasetFiles(path.join(t.dataDir, 'services/profiling'));
+    const orphan = randomUUID();
+    mkdirSync(path.join(files.root, 'datasets', orphan), { recursive: true });
+    writeFileSync(path.join(files.root, 'datasets', orphan, 'data.parquet'), 'x');
+    const before = (await files.storedDatasetIds()).length;
+    const store = createDatasetsStore(t.ctx.db);
+    const catalog = { existingDatasetIds: (ids: string[]) => store.existingIds(ids) };
+    expect(await removeOrphanedFiles(files, catalog)).toBe(1);
+    expect(existsSync(path.join(files.root, 'datasets', orphan))).toBe(false);
+    expect((await files.storedDatasetIds()).length).toBe(before - 1);
+    expect(before - 1).toBeGreaterThan(0);
   });
 
   it('says when a catalog entry has no stored data', async () => {

@@ -33,6 +33,7 @@ import { parseWorldBankId } from '../../../sources/worldbank';
 import { teamActor, type Api, type SessionActor, allLogLines, teamSession } from '../../kit';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
+import { keepFilesWithCatalog } from './stored-files';
 import { jsonField, receiveUpload } from './upload';
 
 /**
@@ -149,6 +150,7 @@ export const dataTeamRoutes = {
   async register(app: Api, kit: DataKit) {
     const user = { access: 'user' as const };
     const { profiling } = kit.services;
+    keepFilesWithCatalog(profiling.files, kit.catalog, app.log);
 
     const start = async (actor: SessionActor, input: DataInput, projectId: string | undefined) => {
       const session = await kit.sessions.start(actor, {
