@@ -60,91 +60,104 @@ export const dsge: ModelDescriptionInput = {
       label: 'inverse intertemporal elasticity of substitution',
       latex: '\\tau',
       value: 2,
-      source: 'An and Schorfheide (2007): the values that generate their simulated data set',
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'kappa',
       label: 'slope of the Phillips curve',
       latex: '\\kappa',
-      value: 0.33,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 0.15,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'psi1',
       label: 'rule response to inflation',
       latex: '\\psi_1',
       value: 1.5,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'psi2',
       label: 'rule response to the output gap',
       latex: '\\psi_2',
-      value: 0.125,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 1,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'rho_R',
       label: 'interest-rate smoothing',
       latex: '\\rho_R',
-      value: 0.75,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 0.6,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'rho_g',
       label: 'persistence of government spending',
       latex: '\\rho_g',
       value: 0.95,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'rho_z',
       label: 'persistence of technology growth',
       latex: '\\rho_z',
-      value: 0.9,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 0.65,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'rA',
       label: 'annualised steady-state real rate (percent)',
       latex: 'r^{(A)}',
-      value: 1,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 0.4,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'piA',
       label: 'annualised steady-state inflation (percent)',
       latex: '\\pi^{(A)}',
-      value: 3.2,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      value: 4,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'gammaQ',
       label: 'quarterly steady-state growth (percent)',
       latex: '\\gamma^{(Q)}',
       value: 0.5,
-      source: 'An and Schorfheide (2007), simulated-data values',
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced',
     },
     {
       name: 'sigma_R',
       label: 'std. dev. of the monetary innovation',
       latex: '\\sigma_R',
       value: 0.002,
-      source: 'An and Schorfheide (2007), simulated-data values (0.2 percent)',
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced (100 sigma = 0.20)',
     },
     {
       name: 'sigma_g',
       label: 'std. dev. of the government spending innovation',
       latex: '\\sigma_g',
-      value: 0.006,
-      source: 'An and Schorfheide (2007), simulated-data values (0.6 percent)',
+      value: 0.008,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced (100 sigma = 0.80)',
     },
     {
       name: 'sigma_z',
       label: 'std. dev. of the technology growth innovation',
       latex: '\\sigma_z',
-      value: 0.003,
-      source: 'An and Schorfheide (2007), simulated-data values (0.3 percent)',
+      value: 0.0045,
+      source:
+        'An and Schorfheide (2007), Table 2: the values that generate their simulated data set (model M1), as commonly reproduced (100 sigma = 0.45)',
     },
     {
       name: 'beta',
@@ -201,7 +214,7 @@ export const dsge: ModelDescriptionInput = {
   ],
   steadyState: { YGR: 'gammaQ', INFL: 'piA', INT: 'piA + rA + 4*gammaQ' },
   calibrationSource:
-    'An and Schorfheide (2007): the parameter values that generate the simulated data set of their study (hawkish policy rule).',
+    'An and Schorfheide (2007), Table 2: the parameter values that generate the simulated data set of their study (model M1), as commonly reproduced (e.g. the BMR toolbox and Dynare teaching files: tau 2, kappa 0.15, psi1 1.5, psi2 1, rho_R 0.6, rho_g 0.95, rho_z 0.65, r(A) 0.4, pi(A) 4, gamma(Q) 0.5, 100 sigma_R 0.2, 100 sigma_g 0.8, 100 sigma_z 0.45); not checked against the printed table.',
   keyVariables: ['y', 'pi', 'R', 'YGR', 'INFL', 'INT'],
   targets: [],
   estimated: [],
