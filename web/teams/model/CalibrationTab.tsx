@@ -8,7 +8,11 @@ import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { CalibrationResult, MathematicalModelResult } from '../../../common/teams/model';
+import {
+  TARGET_TRANSFORM_LABELS,
+  type CalibrationResult,
+  type MathematicalModelResult,
+} from '../../../common/teams/model';
 import { LineChartFigure } from './LineChartFigure';
 import { fmt, SimpleTable } from './SimpleTable';
 
@@ -99,6 +103,33 @@ export function CalibrationTab({
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           Targets: {calibration.targetsSource}.
         </Typography>
+        {calibration.targetData?.problem && (
+          <Alert severity="warning" sx={{ mb: 1 }}>
+            {calibration.targetData.problem}. The documented stylised facts are used instead.
+          </Alert>
+        )}
+        {calibration.targetData && !calibration.targetData.problem && (
+          <Box sx={{ mb: 2 }}>
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              Dataset <strong>{calibration.targetData.datasetName}</strong>: sample{' '}
+              {calibration.targetData.start} to {calibration.targetData.end},{' '}
+              {calibration.targetData.observations} {calibration.targetData.frequency} observations.
+              The moments are computed from the data by the engine; they replace the documented
+              facts for the variables below.
+            </Typography>
+            <SimpleTable
+              caption="Target dataset: columns and model variables"
+              header={['Column', 'Model variable', 'Transform']}
+              rows={calibration.targetData.columns.map((c) => [
+                c.column,
+                <code key="v">{c.variable}</code>,
+                c.lambda !== null
+                  ? `${TARGET_TRANSFORM_LABELS[c.transform]} (λ ${c.lambda})`
+                  : TARGET_TRANSFORM_LABELS[c.transform],
+              ])}
+            />
+          </Box>
+        )}
         {run.targets.length > 0 && (
           <SimpleTable
             caption="Model moments against targets"

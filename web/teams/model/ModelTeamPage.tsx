@@ -40,6 +40,12 @@ import {
 } from '../shared';
 import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
 import { fmt } from './SimpleTable';
+import {
+  EMPTY_TARGET_DATA,
+  TargetDataForm,
+  targetDataOf,
+  type TargetDataDraft,
+} from './TargetDataForm';
 import { saveText } from '../../components/saveFile';
 
 // KaTeX, Markdown and the chart library are most of the screen's weight: each tab loads its own.
@@ -95,6 +101,8 @@ export default function ModelTeamPage() {
   const [periodsText, setPeriodsText] = useState(String(DEFAULT_SIMULATION_PERIODS));
   const [focus, setFocus] = useState('');
   const [focusError, setFocusError] = useState<string>();
+  const [targetDraft, setTargetDraft] = useState<TargetDataDraft>(EMPTY_TARGET_DATA);
+  const [targetError, setTargetError] = useState<string>();
   const [tab, setTab] = useState<TabName>('Theory');
   const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
   const [downloading, setDownloading] = useState(false);
@@ -117,11 +125,22 @@ export default function ModelTeamPage() {
       return;
     }
     setFocusError(undefined);
+    const target = targetDataOf(targetDraft);
+    if (!target.ok) {
+      setTargetError(target.error);
+      return;
+    }
+    setTargetError(undefined);
     setNotice(undefined);
     // agent-teams.md §5: unparsable periods fall back to 240
     const periods = parseSimulationPeriods(periodsText);
     setPeriodsText(String(periods));
-    const started = await session.start({ modelType, focus: focus.trim(), periods });
+    const started = await session.start({
+      modelType,
+      focus: focus.trim(),
+      periods,
+      ...(target.value ? { targetData: target.value } : {}),
+    });
     if (started) setTab('Logs');
   };
 
@@ -241,6 +260,16 @@ export default function ModelTeamPage() {
           error={focusError !== undefined}
           helperText={focusError ?? 'What the model should be adapted to.'}
           disabled={running}
+        />
+        <TargetDataForm
+          modelType={modelType}
+          value={targetDraft}
+          onChange={(next) => {
+            setTargetDraft(next);
+            setTargetError(undefined);
+          }}
+          disabled={running}
+          error={targetError}
         />
         <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
           <Button type="submit" variant="contained" disabled={running}>
