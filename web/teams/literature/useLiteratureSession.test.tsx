@@ -225,14 +225,15 @@ describe('useLiteratureSession polling', () => {
     expect(t.hook.result.current.error).toBeUndefined();
   });
 
-  it('stops polling once the session completes', async () => {
+  it('stops polling once the session completes, after one last read of the logs', async () => {
     const t = await started();
     t.queues.status = [statusReply({ status: 'completed', phase: 5, finalReport: '# Done' })];
     await t.advance(2000);
     expect(t.hook.result.current.status).toBe('completed');
     const before = t.calls.length;
     await t.advance(20_000);
-    expect(t.calls.length).toBe(before);
+    // The closing log lines are written just after the status settles.
+    expect(t.calls.slice(before)).toEqual(['logs']);
     expect(t.hook.result.current.reportPreview).toBe('# Done');
   });
 });

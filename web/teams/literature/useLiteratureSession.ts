@@ -39,6 +39,7 @@ import {
   SAMPLE_REPORT,
   SAMPLE_TRENDS,
 } from './sampleData';
+import { useReadAfterSettling } from '../shared/useReadAfterSettling';
 import { useSubmitting } from '../shared/useSubmitting';
 
 /**
@@ -207,6 +208,22 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
       clearTimeout(timer);
     };
   }, [sessionId, live, api, applyStatus, toSample, now]);
+
+  const readClosingLogs = useCallback(
+    async (id: string, signal: AbortSignal) => {
+      const r = await api.logs(id, signal);
+      if (signal.aborted || isFailure(r)) return;
+      const lines = r.logs.map((message, i) => ({ seq: i + 1, message }));
+      dispatch({ type: 'logs', sessionId: id, lines });
+    },
+    [api],
+  );
+  useReadAfterSettling(
+    sample ? undefined : sessionId,
+    live,
+    LITERATURE_POLLING.baseMs,
+    readClosingLogs,
+  );
 
   // Real-time updates for this session (the reducer ignores other sessions).
   useEffect(() => {

@@ -135,7 +135,7 @@ describe('useTeamSession', () => {
     expect(hook.result.current.logs).toEqual(['one', 'two', 'three', 'four']);
   });
 
-  it('takes state from polling when the socket is silent, and stops polling once completed', async () => {
+  it('takes state from polling when the socket is silent, and stops polling once completed after one last read for the closing log lines', async () => {
     const { hook, http, advance } = await started();
     http.session = makeSession({
       status: 'waiting_for_input',
@@ -160,9 +160,14 @@ describe('useTeamSession', () => {
     expect(hook.result.current.status).toBe('completed');
     expect(hook.result.current.finalOutputs).toEqual({ report: 'done' });
     expect(hook.result.current.results).toEqual({ 4: 'r' });
+    // The server writes its closing line just after the status change.
+    http.logs = ['Session completed: all 4 phases done'];
     const polls = http.count('GET', '/api/agents/sessions/');
+    await advance(2000);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
+    expect(hook.result.current.logs).toEqual(['Session completed: all 4 phases done']);
     await advance(10_000);
-    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
   });
 
   it('follows the checkpoint flow: wait, approve sends "Approved", results by phase, completion', async () => {
@@ -237,9 +242,12 @@ describe('useTeamSession', () => {
     expect(hook.result.current.phase).toBe(4);
     expect(hook.result.current.results).toEqual({ 1: { papers: ['a'] }, 2: ['gap'] });
     expect(hook.result.current.finalOutputs).toEqual({ report: '# Report' });
+    // Polling stops after one last read (status and logs).
     const polls = http.count('GET', '/api/agents/sessions/');
     await advance(6000);
-    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
+    await advance(6000);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
   });
 
   it('sends other feedback text as it is, and a failed feedback call keeps the checkpoint', async () => {

@@ -23,6 +23,7 @@ import {
   sessionReducer,
   type SessionSnapshot,
 } from './sessionState';
+import { useReadAfterSettling } from './useReadAfterSettling';
 import { useSubmitting } from './useSubmitting';
 
 /** agent-teams.md §9: teams other than literature poll every 2 s. */
@@ -182,6 +183,8 @@ export function useTeamSession<TStart = GenericStartInput>(
       clearTimeout(timer);
     };
   }, [sessionId, live, pollIntervalMs, pollOnce]);
+
+  useReadAfterSettling(sessionId, live, pollIntervalMs, pollOnce);
 
   // One immediate read when the screen attaches to a session it knows nothing about yet.
   useEffect(() => {
