@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MODEL_TYPES } from '../common/teams/model';
@@ -12,8 +14,8 @@ import { approvedUser, expectAxeClean, openPage, type Session } from './web-page
  * server and the scripted model server: the focus validation, a three-equation NK session
  * through the three checkpoints (the adapted framework, the equations rendered with KaTeX and
  * the engine's checks, the calibration tables and charts), feedback at checkpoint 3 that sets a
- * parameter and re-computes the results, completion with the saved documents, and the Markdown
- * download.
+ * parameter and re-computes the results, completion with the saved documents, the Markdown
+ * download, and an RBC session whose target moments come from a catalog dataset.
  */
 
 const USER = {
@@ -149,6 +151,83 @@ describe('Model Team screen', () => {
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^model-nk-\d{4}-\d{2}-\d{2}\.md$/);
+    await page.context().close();
+  }, 240_000);
+
+  it('calibrates to the moments of a catalog dataset chosen in the configuration', async () => {
+    // the dataset enters the catalog through the Data Explorer's upload
+    const form = new FormData();
+    form.append('name', 'US macro quarterly');
+    form.append(
+      'file',
+      new Blob([
+        readFileSync(
+          path.join(
+            import.meta.dirname,
+            '../test/fixtures/data-sources/samples/datasets/us_macro_quarterly_1959q1_2009q3.csv',
+          ),
+        ),
+      ]),
+      'us_macro.csv',
+    );
+    const uploaded = await fetch(`${server.baseUrl}/api/agents/data-team/datasets/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mona.tokens.accessToken}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+
+    llm.reset();
+    llm.scriptPhase('model', 'theory', {
+      json: {
+        framework: 'Adapted framework.',
+        assumptions: [],
+        mechanisms: [],
+        agents: [],
+        markets: [],
+        references: [1],
+      },
+    });
+    llm.scriptPhase('model', 'model', {
+      json: { explanation: 'Canonical equations kept.', ...asProposal(canonicalModel('RBC')) },
+    });
+    const page = await open();
+    await page.getByRole('combobox', { name: 'Model type' }).click();
+    await page.getByRole('option', { name: /^RBC \(/ }).click();
+    await page.getByLabel('Topical focus').fill('US business cycles, 1959-2009');
+    await page.getByLabel(/Target moments from a catalog dataset/).check();
+    // nothing chosen yet: the screen says what is missing before it calls the server
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    await page.getByText('Choose the dataset for the target moments').waitFor();
+    await page.getByRole('combobox', { name: 'Target dataset' }).click();
+    await page.getByRole('option', { name: 'US macro quarterly' }).click();
+    await page.getByRole('combobox', { name: 'Column' }).click();
+    await page.getByRole('option', { name: 'realgdp', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Model variable' }).click();
+    await page.getByRole('option', { name: /^y \(/ }).click();
+    await expectAxeClean(page, 'model team target dataset');
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    for (const title of [
+      'Checkpoint 1: Theoretical Framework Review',
+      'Checkpoint 2: Mathematical Model Review',
+    ]) {
+      await checkpoint(page, title);
+      await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    }
+    await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
+    await page
+      .getByText(/Dataset US macro quarterly: sample 1959Q1 to 2009Q3, 203 quarterly observations/)
+      .waitFor();
+    const mapping = page.getByRole('table', {
+      name: 'Target dataset: columns and model variables',
+    });
+    expect(await mapping.getByRole('row').nth(1).textContent()).toBe(
+      'realgdpylog, HP cycle (λ 1600)',
+    );
+    const targets = page.getByRole('table', { name: 'Model moments against targets' });
+    expect(await targets.textContent()).toContain('Dataset "US macro quarterly": realgdp');
+    await page.getByRole('button', { name: 'Reset' }).first().click();
+    await page.getByRole('status', { name: 'Status: Idle' }).waitFor();
     await page.context().close();
   }, 240_000);
 
