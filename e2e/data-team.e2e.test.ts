@@ -30,7 +30,12 @@ let dora: Session;
 beforeAll(async () => {
   fixtures = await startDataFixtures();
   server = await startServer({
-    env: { WORLDBANK_BASE_URL: fixtures.urls.worldbank, PROFILING_THREADS: '1' },
+    env: {
+      WORLDBANK_BASE_URL: fixtures.urls.worldbank,
+      PROFILING_THREADS: '1',
+      // The fixture server is on 127.0.0.1, which URL datasets refuse unless allowed (tests only).
+      DATA_URL_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    },
   });
   browser = await launchBrowser();
   dora = await approvedUser(server, USER);
@@ -158,6 +163,26 @@ describe('Data Team screen', () => {
     await page.getByRole('table', { name: 'Trends' }).getByText('rising').waitFor();
     await page.getByRole('tab', { name: 'Visualizations' }).click();
     await page.getByRole('article', { name: 'value over time' }).locator('svg').first().waitFor();
+    await page.context().close();
+  });
+});
+
+describe('Data team from a web address', () => {
+  it('downloads a CSV file from a URL and takes it through the checkpoint to a completed profile', async () => {
+    const page = await open();
+    await page.getByLabel('Data source').click();
+    await page.getByRole('option', { name: 'Web address (URL)' }).click();
+    await page.getByLabel('Address of a CSV or JSON file').fill(`${fixtures.urls.files}/pwt.csv`);
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    await checkpointHeading(page).waitFor({ timeout: 90_000 });
+    await page
+      .getByText(/1,540 rows/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await page.getByText('Completed', { exact: true }).first().waitFor({ timeout: 90_000 });
+    await page.getByRole('tab', { name: 'Console Logs' }).click();
+    await page.getByText(/^Downloaded pwt\.csv \(\d+ bytes\)$/).waitFor();
     await page.context().close();
   });
 });
