@@ -17,6 +17,7 @@ export { envBoolean, envOptionalString, type EnvFragment } from './env';
 export type { Workspace } from './workspace';
 export type { ModelHandle } from '../llm/model-layer';
 export { allLogLines, teamActor, teamSession } from './route-helpers';
+export { registerSessionReadRoutes } from './session-read-routes';
 export type { PhaseLog, SessionInfo, TeamAvailability, TeamDefinition } from '../team';
 export type { SessionActor, SessionService } from '../types';
 export type { Api } from '../../platform/api';

@@ -23,7 +23,13 @@ import {
 } from '../../../../common/teams/code';
 import type { sandboxService } from '../../../engines/sandbox';
 import { AppError, badRequest, conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type TeamRouteKit, allLogLines, teamSession } from '../../kit';
+import {
+  registerSessionReadRoutes,
+  teamActor,
+  teamSession,
+  type Api,
+  type TeamRouteKit,
+} from '../../kit';
 import { dependenciesOf } from './dependencies';
 import { packageFiles, zipFiles } from './package';
 
@@ -127,18 +133,11 @@ export const codeTeamRoutes = {
       },
     );
 
-    app.get(
-      '/status/:id',
-      {
-        config: { access: 'user' },
-        schema: { params: idParams, response: { 200: codeStatusReplySchema } },
-      },
-      async (request) => {
-        const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
-        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
-      },
-    );
+    registerSessionReadRoutes(app, kit.sessions, {
+      teamId: 'code',
+      statusSchema: codeStatusReplySchema,
+      statusReply,
+    });
 
     app.post(
       '/execute',

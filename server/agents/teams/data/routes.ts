@@ -30,7 +30,13 @@ import { DataSourceError } from '../../../sources/data-source';
 import { parseImfId } from '../../../sources/imf';
 import { parseKaggleId } from '../../../sources/kaggle';
 import { parseWorldBankId } from '../../../sources/worldbank';
-import { teamActor, type Api, type SessionActor, allLogLines, teamSession } from '../../kit';
+import {
+  registerSessionReadRoutes,
+  teamActor,
+  teamSession,
+  type Api,
+  type SessionActor,
+} from '../../kit';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
 import { keepFilesWithCatalog } from './stored-files';
@@ -42,8 +48,6 @@ import { jsonField, receiveUpload } from './upload';
  * Explorer's routes live beside them (explorer.ts). What can be refused before a session starts
  * is refused here with a 400 (a bad file, a malformed dataset id, a missing key).
  */
-
-const idParams = z.object({ id: z.string() });
 
 /** The session's results under the spec's names. */
 export function resultsOf(session: AgentSession) {
@@ -213,29 +217,12 @@ export const dataTeamRoutes = {
       },
     );
 
-    app.get(
-      '/status/:id',
-      { config: user, schema: { params: idParams, response: { 200: dataStatusReplySchema } } },
-      async (request) => {
-        const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, DATA_TEAM_ID);
-        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
-      },
-    );
-
-    app.get(
-      '/logs/:id',
-      { config: user, schema: { params: idParams, response: { 200: dataLogsReplySchema } } },
-      async (request) => {
-        const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, DATA_TEAM_ID);
-        return {
-          success: true as const,
-          sessionId: session.sessionId,
-          logs: await allLogLines(kit.sessions, actor, session.sessionId),
-        };
-      },
-    );
+    registerSessionReadRoutes(app, kit.sessions, {
+      teamId: DATA_TEAM_ID,
+      statusSchema: dataStatusReplySchema,
+      statusReply,
+      logsSchema: dataLogsReplySchema,
+    });
 
     app.post(
       '/feedback',

@@ -26,7 +26,13 @@ import { canonicalModel } from '../../../engines/models/library';
 import type { modelEngineService } from '../../../engines/models/service';
 import type { profilingService } from '../../../engines/profiling/service';
 import { conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type TeamRouteKit, allLogLines, teamSession } from '../../kit';
+import {
+  registerSessionReadRoutes,
+  teamActor,
+  teamSession,
+  type Api,
+  type TeamRouteKit,
+} from '../../kit';
 import { sessionMarkdown } from './markdown';
 import { computeTargetData } from './target-data';
 
@@ -152,29 +158,12 @@ export const modelTeamRoutes = {
       },
     );
 
-    app.get(
-      '/status/:id',
-      { config: user, schema: { params: idParams, response: { 200: modelStatusReplySchema } } },
-      async (request) => {
-        const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
-        return statusReply(session, await allLogLines(kit.sessions, actor, session.sessionId));
-      },
-    );
-
-    app.get(
-      '/logs/:id',
-      { config: user, schema: { params: idParams, response: { 200: modelLogsReplySchema } } },
-      async (request) => {
-        const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
-        return {
-          success: true as const,
-          sessionId: session.sessionId,
-          logs: await allLogLines(kit.sessions, actor, session.sessionId),
-        };
-      },
-    );
+    registerSessionReadRoutes(app, kit.sessions, {
+      teamId: MODEL_TEAM_ID,
+      statusSchema: modelStatusReplySchema,
+      statusReply,
+      logsSchema: modelLogsReplySchema,
+    });
 
     app.post(
       '/feedback',
