@@ -193,6 +193,44 @@ describe('the line-at-a-time fast path agrees with the full CSV state machine', 
     const after = 'x,y\n"a\nb",1\n' + '1,2\n'.repeat(1000) + '1\n';
     expect((await refusal('after.csv', after)).message).toMatch(/^Row 1002 \(line 1004\)/);
   });
+
+  it('checks whole chunks of plain lines at once, and still names blank, short and long lines', async () => {
+    // LF only, no quotes: each 1 MB chunk's whole lines go through one pattern pass.
+    const rows = (d: string, n: number) => `1${d}2${d}3\n`.repeat(n);
+    for (const d of [',', ';', '\t', '|']) {
+      const body = `x${d}y${d}z\n` + rows(d, 200_000) + '\n  \n' + rows(d, 200_000);
+      const check = await checkDataFile(file(`plain-${d.charCodeAt(0)}.csv`, body), 'p.csv');
+      expect(check, `delimiter ${JSON.stringify(d)}`).toMatchObject({
+        delimiter: d,
+        records: 400_000,
+      });
+    }
+    // A row with one field too many deep in a chunk: the pattern could match its tail, so the
+    // leftover must still send the chunk back line by line.
+    const long = 'x,y,z\n' + rows(',', 300_000) + '1,2,3,4\n' + rows(',', 10);
+    expect((await refusal('long.csv', long)).message).toMatch(
+      /^Row 300001 \(line 300002\) has 4 fields but the header has 3\./,
+    );
+    const short = 'x,y,z\n' + rows(',', 250_000) + '1,2\n' + rows(',', 10);
+    expect((await refusal('short.csv', short)).message).toMatch(
+      /^Row 250001 \(line 250002\) has 2 fields/,
+    );
+    // One column: blank lines are not rows, so the pattern is not used at all.
+    const single = 'x\n' + '7\n'.repeat(300_000) + '\n' + '8\n';
+    expect((await checkDataFile(file('single.csv', single), 'single.csv')).records).toBe(300_001);
+  });
+
+  it('places a bad byte after a byte-order mark on its line', async () => {
+    const p = file(
+      'bom-bad.csv',
+      Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('a,b\n1,2\n'),
+        Buffer.from([0x33, 0x2c, 0xe9, 0x0a]),
+      ]),
+    );
+    await expect(checkDataFile(p, 'bom-bad.csv')).rejects.toThrow('first bad byte 0xe9 on line 3)');
+  });
 });
 
 describe('ingest into Parquet', () => {

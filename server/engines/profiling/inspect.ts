@@ -148,25 +148,63 @@ interface Scanner {
 async function scanFile(filePath: string, scanner: Scanner): Promise<void> {
   const utf8 = new Utf8Check();
   let first = true;
-  for await (const raw of createReadStream(filePath, { highWaterMark: 1 << 20 })) {
-    let chunk = raw as Buffer;
-    if (first) {
-      first = false;
-      if (startsWith(chunk, [0xef, 0xbb, 0xbf])) chunk = chunk.subarray(3);
+  let bom = 0;
+  try {
+    for await (const raw of createReadStream(filePath, { highWaterMark: 1 << 20 })) {
+      let chunk = raw as Buffer;
+      if (first) {
+        first = false;
+        if (startsWith(chunk, [0xef, 0xbb, 0xbf])) {
+          chunk = chunk.subarray(3);
+          bom = 3;
+        }
+      }
+      utf8.push(chunk);
+      scanner.push(chunk);
     }
-    utf8.push(chunk);
-    scanner.push(chunk);
+    utf8.finish();
+  } catch (e) {
+    if (!(e instanceof BadUtf8)) throw e;
+    // Lines are counted only now, on the way to the message: counting them for every chunk
+    // cost a tenth of the whole check.
+    const line = 1 + (await newlinesBefore(filePath, bom, bom + e.offset));
+    throw new DataError(
+      'encoding',
+      `The file is not valid UTF-8 (first bad byte 0x${e.byte
+        .toString(16)
+        .padStart(2, '0')} on line ${line}). Save it as UTF-8 and upload it again.`,
+    );
   }
-  utf8.finish();
+}
+
+/** Where the first invalid byte is (offset after the BOM) and what it is. */
+class BadUtf8 extends Error {
+  constructor(
+    readonly offset: number,
+    readonly byte: number,
+  ) {
+    super('invalid UTF-8');
+  }
+}
+
+/** Newlines in the file's bytes [start, end). */
+async function newlinesBefore(filePath: string, start: number, end: number): Promise<number> {
+  if (end <= start) return 0;
+  let n = 0;
+  for await (const chunk of createReadStream(filePath, { start, end: end - 1 })) {
+    n += countNewlines(chunk as Buffer);
+  }
+  return n;
 }
 
 /**
  * UTF-8 validity across chunk boundaries. The fast path is Node's native check on whole
- * chunks; only a failing chunk is walked byte by byte to name the line of the bad byte.
+ * chunks; only a failing chunk is walked byte by byte to find the bad byte.
  */
 class Utf8Check {
   private carry = Buffer.alloc(0);
-  private lines = 1;
+  /** Bytes before `carry`. */
+  private offset = 0;
 
   push(chunk: Buffer): void {
     const buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -174,7 +212,7 @@ class Utf8Check {
     const cut = completeLength(buf);
     const whole = buf.subarray(0, cut);
     if (!isUtf8(whole)) this.fail(whole);
-    this.lines += countNewlines(whole);
+    this.offset += cut;
     this.carry = Buffer.from(buf.subarray(cut));
   }
 
@@ -184,14 +222,7 @@ class Utf8Check {
 
   private fail(buf: Buffer): never {
     const bad = firstInvalidUtf8(buf);
-    const line = this.lines + countNewlines(buf.subarray(0, bad));
-    throw new DataError(
-      'encoding',
-      `The file is not valid UTF-8 (first bad byte 0x${buf[bad]!.toString(16).padStart(
-        2,
-        '0',
-      )} on line ${line}). Save it as UTF-8 and upload it again.`,
-    );
+    throw new BadUtf8(this.offset + bad, buf[bad]!);
   }
 }
 
@@ -286,6 +317,8 @@ class CsvScanner implements Scanner {
   private quoteOpenedLine = 0;
   private records = 0;
   private prevCr = false;
+  /** A whole line with the header's field count (no quotes, no CR), once the header is read. */
+  private linesPattern: RegExp | null = null;
 
   constructor(head: Buffer) {
     this.delimiter = detectDelimiter(head);
@@ -298,7 +331,31 @@ class CsvScanner implements Scanner {
     // the fast path below stays linear.
     let nextQuote = -2;
     let nextCr = -2;
+    // Tried once per chunk: after a miss the rest of the chunk goes line by line (trying again
+    // at every line would scan the rest of the chunk once per line).
+    let tryAll = this.linesPattern !== null;
     while (i < chunk.length) {
+      if (tryAll && this.atRecordStart()) {
+        // Fastest path: every whole line left in the chunk at once, when none has a quote or a
+        // carriage return. One native regular-expression pass replaces each line with exactly
+        // the header's field count by one "x"; anything else left over (a blank or ragged line)
+        // sends the lines back through the line-at-a-time path below, which names the problem.
+        const last = chunk.lastIndexOf(LF);
+        if (last < i) break;
+        if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i);
+        if (nextCr !== -1 && nextCr < i) nextCr = chunk.indexOf(CR, i);
+        tryAll = false;
+        if ((nextQuote === -1 || nextQuote > last) && (nextCr === -1 || nextCr > last)) {
+          const marks = chunk.toString('latin1', i, last + 1).replace(this.linesPattern!, 'x');
+          if (ONLY_MARKS.test(marks)) {
+            this.records += marks.length;
+            this.line += marks.length;
+            this.recordLine = this.line;
+            i = last + 1;
+            continue;
+          }
+        }
+      }
       if (this.atRecordStart()) {
         // Fast path for a whole line without quotes: count its delimiters natively.
         const nl = chunk.indexOf(LF, i);
@@ -437,6 +494,7 @@ class CsvScanner implements Scanner {
           `The file has ${this.header.length} columns; at most ${MAX_COLUMNS} are supported.`,
         );
       }
+      this.linesPattern = linesPattern(this.delimiter, this.header.length);
       return;
     }
     if (count !== this.headerFields.length) {
@@ -470,6 +528,19 @@ class CsvScanner implements Scanner {
       records: this.records,
     };
   }
+}
+
+const ONLY_MARKS = /^x*$/;
+
+/**
+ * A line (ending in LF) with exactly `fields` fields split by `delimiter`, for text that holds
+ * no quote and no CR; null for one field, where a blank line (skipped, not a row) would match.
+ * Latin-1 text of UTF-8 bytes: the delimiters and LF never occur inside a multi-byte character.
+ */
+export function linesPattern(delimiter: CsvDelimiter, fields: number): RegExp | null {
+  if (fields < 2) return null;
+  const d = delimiter === '|' ? '\\|' : delimiter === '\t' ? '\\t' : delimiter;
+  return new RegExp(`[^${d}\\n]*(?:${d}[^${d}\\n]*){${fields - 1}}\\n`, 'g');
 }
 
 /** Splits one CSV line (the header) into fields, undoing RFC 4180 quoting. */
