@@ -17,6 +17,11 @@ import {
 export interface DuckDbOptions {
   /** Worker threads for DuckDB; defaults to the machine's cores. */
   threads?: number;
+  /**
+   * How many independent queries a pool runs side by side (see source.ts); defaults to
+   * `threads`. With threads 1 and connections 2, two single-threaded queries share two cores.
+   */
+  connections?: number;
   /** DuckDB's memory cap, e.g. '1GB'; past it, operators spill to tempDirectory. */
   memoryLimit?: string;
   /** Where DuckDB spills; defaults to the OS temp directory. */
@@ -30,8 +35,8 @@ export type Row = Record<string, Cell>;
 export interface DuckDb {
   /** Runs `fn` on a fresh connection (temp views are private to it) and closes it after. */
   withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T>;
-  /** DuckDB's worker threads: how many independent queries are worth running at once. */
-  readonly threads: number;
+  /** How many independent queries are worth running at once. */
+  readonly connections: number;
   close(): void;
 }
 
@@ -53,7 +58,7 @@ export function createDuckDb(options: DuckDbOptions = {}): DuckDb {
     return instance;
   };
   return {
-    threads: options.threads ?? Math.max(1, os.availableParallelism()),
+    connections: options.connections ?? options.threads ?? Math.max(1, os.availableParallelism()),
     async withConnection(fn) {
       const db = await open();
       const conn = await db.connect();

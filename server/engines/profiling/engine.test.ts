@@ -189,6 +189,49 @@ describe('time index', () => {
     lags.forEach((v, i) => expect(v).toBeCloseTo(acf(i + 1), 12));
   });
 
+  it('reads a series without its empty periods, beside a full one, and counts the date column once', async () => {
+    // Monthly rows, two per month; `sparse` has no value at all in three of the months.
+    const months = Array.from(
+      { length: 12 },
+      (_, i) => `2021-${String(i + 1).padStart(2, '0')}-01`,
+    );
+    const full = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8];
+    const sparse = [2, null, 7, 1, null, 8, 2, 8, null, 4, 5, 9];
+    const lines = months.flatMap((m, i) => [
+      `${m},${full[i]},${sparse[i] ?? ''}`,
+      `${m},${full[i]! + 1},${sparse[i] === null ? '' : sparse[i]! + 2}`,
+    ]);
+    const p = await engine.profile(
+      await stored('gaps.csv', ['date,full,sparse', ...lines].join('\n')),
+    );
+    const date = col(p, 'date');
+    expect(date).toMatchObject({ count: 24, distinct: 12, unique: 0 });
+    expect(date.topValues.map((t) => [t.value, t.count])).toEqual(
+      months.slice(0, 10).map((m) => [m, 2]),
+    );
+    // statsmodels' acf of each series on the periods where it has a value.
+    const acf = (series: number[], k: number) => {
+      const mean = series.reduce((a, b) => a + b) / series.length;
+      const d = series.map((v) => v - mean);
+      const den = d.reduce((s, v) => s + v * v, 0);
+      return d.slice(0, -k).reduce((s, v, i) => s + v * d[i + k]!, 0) / den;
+    };
+    const perMonth = (xs: (number | null)[]) =>
+      xs.filter((x): x is number => x !== null).map((x) => x + 1); // mean of x and x + 2
+    const expected: Record<string, number[]> = {
+      full: full.map((x) => x + 0.5),
+      sparse: perMonth(sparse),
+    };
+    const ts = p.timeSeries!;
+    expect(ts.autocorrelation.map((a) => a.column)).toEqual(['full', 'sparse']);
+    for (const a of ts.autocorrelation) {
+      expect(a.lags, a.column).toHaveLength(10); // monthly asks for 12, capped at periods - 2
+      a.lags.forEach((v, i) =>
+        expect(v, `${a.column} lag ${i + 1}`).toBeCloseTo(acf(expected[a.column]!, i + 1), 12),
+      );
+    }
+  });
+
   it('reads quarters written as text (2019Q3) and counts the missing quarter', async () => {
     const p = await engine.profile(
       await stored('q.csv', 'period,value\n2019Q3,1\n2019Q4,2\n2020Q1,3\n2020Q3,5\n'),

@@ -6,8 +6,8 @@ import { candidateCorrelations, correlationCandidates, selectCorrelations } from
 import { queryOne, toNumber, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
 import { serialPool, withSource, type SourcePool } from './source';
-import { profileColumns } from './stats';
-import { profileTimeSeries } from './timeseries';
+import { profileColumns, TOP_VALUES, type ValueCounts } from './stats';
+import { profileTimeSeries, startTimeSeries } from './timeseries';
 
 /**
  * The whole profile of a stored dataset (ydata-profiling's core): per-column statistics,
@@ -25,7 +25,21 @@ export async function profileSource(
   const numericCount = info.filter((c) => familyOf(c.type) === 'numeric').length;
   const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount);
   matrices.catch(() => undefined); // awaited below; a failure surfaces there
-  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool);
+  // So does the period table of a date column, on this connection (idle meanwhile) unless the
+  // pool's tasks run on it too.
+  const early = pool.sharesConnection
+    ? Promise.resolve(null)
+    : startTimeSeries(conn, info, TOP_VALUES);
+  early.catch(() => undefined);
+  const given = new Map<string, Promise<ValueCounts | null>>();
+  const date = info.find((c) => familyOf(c.type) === 'datetime');
+  if (date?.type.toUpperCase() === 'DATE' && !pool.sharesConnection) {
+    given.set(
+      date.name,
+      early.then((e) => e?.dateCounts ?? null),
+    );
+  }
+  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given);
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different
   // value in every row (an id) already proves there are none, without hashing whole rows.
   const keyColumn = columns.some((c) => c.missing === 0 && c.distinct === rowCount);
@@ -35,7 +49,7 @@ export async function profileSource(
       : pool
           .run([(c) => queryOne(c, 'SELECT count(*) AS n FROM (SELECT DISTINCT * FROM src)')])
           .then(([row]) => toNumber(row?.n) ?? rowCount),
-    profileTimeSeries(conn, columns),
+    early.then((e) => profileTimeSeries(conn, columns, e)),
     matrices,
   ]);
   const duplicateRows = rowCount - distinctRows;

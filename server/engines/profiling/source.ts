@@ -10,6 +10,8 @@ import { literal, parquet } from './sql';
  */
 export interface SourcePool {
   run<T>(tasks: ((conn: DuckDBConnection) => Promise<T>)[]): Promise<T[]>;
+  /** The tasks run on the caller's connection, which must then not run anything beside them. */
+  readonly sharesConnection: boolean;
 }
 
 /** Runs `fn` on a connection where the view `src` reads the Parquet file. */
@@ -33,6 +35,7 @@ export async function withSource<T>(
       type: String(r.column_type),
     }));
     const pool: SourcePool = {
+      sharesConnection: false,
       async run(tasks) {
         const results: unknown[] = new Array(tasks.length);
         let next = 0;
@@ -44,7 +47,7 @@ export async function withSource<T>(
         };
         // Fresh connections only: the caller's own connection may be busy meanwhile.
         await Promise.all(
-          Array.from({ length: Math.min(db.threads, tasks.length) }, () =>
+          Array.from({ length: Math.min(db.connections, tasks.length) }, () =>
             db.withConnection(async (c) => {
               await open(c);
               await worker(c);
@@ -60,6 +63,7 @@ export async function withSource<T>(
 
 /** A pool that runs its tasks one after another on one connection. */
 export const serialPool = (conn: DuckDBConnection): SourcePool => ({
+  sharesConnection: true,
   async run(tasks) {
     const out = [];
     for (const t of tasks) out.push(await t(conn));

@@ -8,20 +8,30 @@
 /** Average ranks (1-based) of `values` at the positions `rows`, in that order. */
 export function averageRanks(values: Float64Array, rows: Int32Array): Float64Array {
   const n = rows.length;
-  // Positions sorted by value; a run of equal values at sorted positions i..j (0-based) shares
-  // the mean rank (i + j) / 2 + 1.
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => values[rows[a]!]! - values[rows[b]!]!);
+  // The values sorted by the typed array's own numeric sort (no comparator: several times
+  // faster than sorting positions with one); a value's equal run at sorted positions i..j
+  // (0-based, found by binary search) shares the mean rank (i + j) / 2 + 1.
+  const sorted = new Float64Array(n);
+  for (let k = 0; k < n; k++) sorted[k] = values[rows[k]!]!;
+  sorted.sort();
   const ranks = new Float64Array(n);
-  let i = 0;
-  while (i < n) {
-    const v = values[rows[order[i]!]!]!;
-    let j = i;
-    while (j + 1 < n && values[rows[order[j + 1]!]!] === v) j++;
-    const rank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) ranks[order[k]!] = rank;
-    i = j + 1;
+  for (let k = 0; k < n; k++) {
+    const v = values[rows[k]!]!;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    hi = n;
+    while (end < hi) {
+      const mid = (end + hi) >>> 1;
+      if (sorted[mid]! <= v) end = mid + 1;
+      else hi = mid;
+    }
+    ranks[k] = (lo + end - 1) / 2 + 1;
   }
   return ranks;
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnProfile, Frequency, TimeSeriesProfile } from '../../../common/teams/data';
 import { queryOne, queryRows, toNumber } from './duckdb';
+import { familyOf } from './columns';
 import { ident, literal } from './sql';
 
 /**
@@ -212,37 +213,155 @@ export async function periodFrequency(
 }
 
 /**
- * Sample autocorrelation of a series at lags 1..k (statsmodels' acf: deviations from the
- * series mean, each lag's sum over the full-series sum of squares).
+ * Sample autocorrelation at lags 1..k of the per-period means `m<i>` of `__periods`
+ * (statsmodels' acf: deviations from the series mean, each lag's sum over the full-series sum
+ * of squares), every series in one query: one sort of the periods serves them all. A series
+ * with empty periods is read without them (the k-th next period that has a value).
  */
-async function autocorrelation(
+async function autocorrelations(
   conn: DuckDBConnection,
-  column: string,
+  series: { m: number; gaps: boolean }[],
   lags: number,
-): Promise<(number | null)[]> {
-  const leads = Array.from(
-    { length: lags },
-    (_, i) => `lead(d, ${i + 1}) OVER (ORDER BY p) AS l${i + 1}`,
+): Promise<(number | null)[][]> {
+  if (series.length === 0 || lags === 0) return series.map(() => []);
+  const mean = series.map(({ m }) => `avg(m${m}) AS a${m}`);
+  const dev = series.map(({ m }) => `m${m} - a${m} AS d${m}`);
+  const leads = series.flatMap(({ m, gaps }) =>
+    Array.from(
+      { length: lags },
+      (_, i) => `lead(d${m}, ${i + 1}${gaps ? ' IGNORE NULLS' : ''}) OVER w AS l${m}_${i + 1}`,
+    ),
   );
-  const sums = Array.from({ length: lags }, (_, i) => `sum(d * l${i + 1}) AS s${i + 1}`);
+  const sums = series.flatMap(({ m }) => [
+    `sum(d${m} * d${m}) AS den${m}`,
+    ...Array.from({ length: lags }, (_, i) => `sum(d${m} * l${m}_${i + 1}) AS s${m}_${i + 1}`),
+  ]);
   const row = await queryOne(
     conn,
-    `WITH s AS (SELECT p, ${column} AS v FROM __periods WHERE ${column} IS NOT NULL),
-          mu AS (SELECT avg(v) AS a FROM s),
-          d AS (SELECT p, v - a AS d FROM s, mu)
-     SELECT sum(d * d) AS den, ${sums.join(', ')} FROM (SELECT d, ${leads.join(', ')} FROM d)`,
+    `WITH mu AS (SELECT ${mean.join(', ')} FROM __periods),
+          d AS (SELECT p, ${dev.join(', ')} FROM __periods, mu)
+     SELECT ${sums.join(', ')}
+     FROM (SELECT ${series.map(({ m }) => `d${m}`).join(', ')}, ${leads.join(', ')} FROM d WINDOW w AS (ORDER BY p))`,
   );
-  const den = toNumber(row.den);
-  return Array.from({ length: lags }, (_, i) => {
-    const s = toNumber(row[`s${i + 1}`]);
-    return den && den > 0 && s !== null ? s / den : null;
+  return series.map(({ m }) => {
+    const den = toNumber(row[`den${m}`]);
+    return Array.from({ length: lags }, (_, i) => {
+      const s = toNumber(row[`s${m}_${i + 1}`]);
+      return den && den > 0 && s !== null ? s / den : null;
+    });
   });
 }
 
-/** The time-series part of a profile, or null when the table has no time index. */
+/** What the time series profile reads from `__periods` whichever numeric columns it shows. */
+interface PeriodSummary {
+  periods: number;
+  start: string;
+  finish: string;
+  nmin: number;
+  nmax: number;
+  frequency: Frequency;
+  gaps: TimeSeriesProfile['gaps'];
+  /** Per mean column m<i>: whether some period has no value. */
+  gapsIn: boolean[];
+}
+
+async function periodSummary(conn: DuckDBConnection, means: number): Promise<PeriodSummary | null> {
+  const counts = Array.from({ length: means }, (_, i) => `count(m${i})::DOUBLE AS c${i}`);
+  const summary = await queryOne(
+    conn,
+    `SELECT count(*)::DOUBLE AS periods, min(p)::VARCHAR AS start, max(p)::VARCHAR AS finish,
+            min(n) AS nmin, max(n) AS nmax${counts.map((c) => `, ${c}`).join('')} FROM __periods`,
+  );
+  const periods = toNumber(summary.periods) ?? 0;
+  if (periods === 0) return null;
+  const { frequency, startEpochDay } = await periodFrequency(conn);
+  return {
+    periods,
+    start: String(summary.start),
+    finish: String(summary.finish),
+    nmin: toNumber(summary.nmin) ?? 0,
+    nmax: toNumber(summary.nmax) ?? 0,
+    frequency,
+    gaps: await periodGaps(conn, frequency, startEpochDay),
+    gapsIn: Array.from({ length: means }, (_, i) => toNumber(summary[`c${i}`]) !== periods),
+  };
+}
+
+/** The most columns whose per-period means are taken before the statistics say which count. */
+const EARLY_MEAN_COLUMNS = 40;
+
+/**
+ * The part of the time series profile that needs no column statistics, started beside them
+ * on the caller's (otherwise idle) connection: when the table has a date or timestamp column,
+ * it is the time index (findTimeIndex takes the first one that has values), so `__periods` and
+ * its frequency and gaps can be built at once, with the means of every numeric column (up to
+ * EARLY_MEAN_COLUMNS) ready for whichever the statistics then choose. For a DATE column the
+ * periods are its distinct values, so its value counts come from the same table instead of a
+ * GROUP BY of their own.
+ */
+export interface EarlyTimeSeries {
+  index: TimeIndex;
+  /** Numeric columns in `__periods`, as m0, m1, ... */
+  means: string[];
+  summary: PeriodSummary | null;
+  /** The date column's value counts (DATE columns only). */
+  dateCounts: {
+    count: number;
+    distinct: number;
+    unique: number;
+    top: { value: string; count: number }[];
+  } | null;
+}
+
+export async function startTimeSeries(
+  conn: DuckDBConnection,
+  info: { name: string; type: string }[],
+  topValues: number,
+): Promise<EarlyTimeSeries | null> {
+  const date = info.find((c) => familyOf(c.type) === 'datetime');
+  if (!date) return null;
+  const index: TimeIndex = {
+    columns: [date.name],
+    source: 'date',
+    periodExpr: `CAST(${ident(date.name)} AS DATE)`,
+  };
+  const means = info
+    .filter((c) => familyOf(c.type) === 'numeric' && c.name !== date.name)
+    .slice(0, EARLY_MEAN_COLUMNS)
+    .map((c) => c.name);
+  await buildPeriodTable(conn, index, means);
+  const summary = await periodSummary(conn, means.length);
+  let dateCounts: EarlyTimeSeries['dateCounts'] = null;
+  if (date.type.toUpperCase() === 'DATE') {
+    const row = await queryOne(
+      conn,
+      `SELECT coalesce(sum(n), 0) AS c, count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u,
+              (SELECT list({'v': p::VARCHAR, 'n': n}) FROM (SELECT p, n FROM __periods ORDER BY n DESC, p LIMIT ${topValues})) AS top
+       FROM __periods`,
+    );
+    const top = Array.isArray(row.top) ? row.top : [];
+    dateCounts = {
+      count: toNumber(row.c) ?? 0,
+      distinct: toNumber(row.d) ?? 0,
+      unique: toNumber(row.u) ?? 0,
+      top: top.map((t) => {
+        const o = (t ?? {}) as Record<string, unknown>;
+        return { value: String(o.v), count: toNumber(o.n as number) ?? 0 };
+      }),
+    };
+  }
+  return { index, means, summary, dateCounts };
+}
+
+/**
+ * The time-series part of a profile, or null when the table has no time index. `early` is
+ * what startTimeSeries built on this connection; it is used when the index and the columns
+ * chosen agree with it, and otherwise `__periods` is built again.
+ */
 export async function profileTimeSeries(
   conn: DuckDBConnection,
   columns: ColumnProfile[],
+  early: EarlyTimeSeries | null = null,
 ): Promise<TimeSeriesProfile | null> {
   const index = await findTimeIndex(conn, columns);
   if (!index) return null;
@@ -250,32 +369,38 @@ export async function profileTimeSeries(
     .filter((c) => c.kind === 'numeric' && c.distinct > 1 && !index.columns.includes(c.name))
     .slice(0, MAX_ACF_COLUMNS)
     .map((c) => c.name);
-  await buildPeriodTable(conn, index, numeric);
-  const summary = await queryOne(
-    conn,
-    `SELECT count(*)::DOUBLE AS periods, min(p)::VARCHAR AS start, max(p)::VARCHAR AS finish,
-            min(n) AS nmin, max(n) AS nmax FROM __periods`,
-  );
-  const periods = toNumber(summary.periods) ?? 0;
-  if (periods === 0) return null;
-  const { frequency, startEpochDay } = await periodFrequency(conn);
-  const gaps = await periodGaps(conn, frequency, startEpochDay);
-  const lags = Math.max(0, Math.min(LAGS[frequency], periods - 2));
-  const autocorrelations = [];
-  for (const [i, column] of numeric.entries()) {
-    if (lags === 0) break;
-    autocorrelations.push({ column, lags: await autocorrelation(conn, `m${i}`, lags) });
+  const reuse =
+    early !== null &&
+    early.index.periodExpr === index.periodExpr &&
+    numeric.every((name) => early.means.includes(name));
+  let summary: PeriodSummary | null;
+  let positions: number[];
+  if (reuse) {
+    summary = early.summary;
+    positions = numeric.map((name) => early.means.indexOf(name));
+  } else {
+    await buildPeriodTable(conn, index, numeric);
+    summary = await periodSummary(conn, numeric.length);
+    positions = numeric.map((_, i) => i);
   }
+  if (!summary) return null;
+  const { frequency, periods } = summary;
+  const lags = Math.max(0, Math.min(LAGS[frequency], periods - 2));
+  const acf = await autocorrelations(
+    conn,
+    positions.map((m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
+    lags,
+  );
   return {
     columns: index.columns,
     source: index.source,
     frequency,
     periods,
-    start: dateLabel(frequency, String(summary.start)),
-    end: dateLabel(frequency, String(summary.finish)),
-    rowsPerPeriod: { min: toNumber(summary.nmin) ?? 0, max: toNumber(summary.nmax) ?? 0 },
-    gaps,
-    autocorrelation: autocorrelations,
+    start: dateLabel(frequency, summary.start),
+    end: dateLabel(frequency, summary.finish),
+    rowsPerPeriod: { min: summary.nmin, max: summary.nmax },
+    gaps: summary.gaps,
+    autocorrelation: lags === 0 ? [] : numeric.map((column, i) => ({ column, lags: acf[i]! })),
   };
 }
 
