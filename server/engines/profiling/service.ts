@@ -6,9 +6,10 @@ import { createDatasetFiles, type DatasetFiles } from './files';
 import { createProfilingEngine, type ProfilingEngine } from './index';
 
 /**
- * The profiling engine and the Data team's file store as one kit service: one DuckDB instance
- * per process (DuckDB spills to the service's folder past its memory limit), and the folders
- * where uploads, session files and every stored dataset's original and Parquet copy live.
+ * The profiling engine and the Data team's file store as one kit service: one profiling engine
+ * per process (two DuckDB instances, one loading files and one profiling them, each spilling to
+ * the service's folder past its memory limit), and the folders where uploads, session files and
+ * every stored dataset's original and Parquet copy live.
  */
 export interface ProfilingService {
   engine: ProfilingEngine;
