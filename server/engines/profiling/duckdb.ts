@@ -40,6 +40,28 @@ export interface DuckDb {
   close(): void;
 }
 
+const UNIT_BYTES: Record<string, number> = {
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/**
+ * A DuckDB memory limit divided between `parts` instances (DuckDB's cap is per instance), in
+ * KiB, so the configured limit stays the total. '1GB' in two parts is '488281KiB'.
+ */
+export function splitMemoryLimit(limit: string, parts: number): string {
+  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.exec(limit.trim());
+  if (!m) throw new Error(`Not a memory limit: ${limit}`);
+  const bytes = Number(m[1]) * UNIT_BYTES[m[2]!.toLowerCase()]!;
+  return `${Math.max(1, Math.floor(bytes / parts / 1024))}KiB`;
+}
+
 export function createDuckDb(options: DuckDbOptions = {}): DuckDb {
   let instance: Promise<DuckDBInstance> | null = null;
   const open = () => {

@@ -15,7 +15,7 @@ import { parseSpec } from './errors';
 import { analyze } from './analysis';
 import { autoCharts, requestedChart } from './charts';
 import { cleanDataset } from './cleaning';
-import { createDuckDb, type DuckDbOptions } from './duckdb';
+import { createDuckDb, splitMemoryLimit, type DuckDbOptions } from './duckdb';
 import { engineerFeatures } from './features';
 import { ingestFile, type TableInfo } from './ingest';
 import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
@@ -61,15 +61,16 @@ export interface ProfilingEngine {
 }
 
 export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEngine {
-  const db = createDuckDb(options);
   // Profiles and analyses are many independent aggregates over the Parquet copy: run on an
   // instance of their own with one DuckDB thread per query and as many queries side by side as
   // there are threads, they took about a tenth less time and CPU than queries of two threads
   // each (parallel hash aggregates partition and merge; single-threaded ones do not). Loading a
   // file is one big COPY, which does need every thread, so it stays on `db`. Each instance has
-  // its own memoryLimit (DuckDB's cap is per instance).
+  // half of memoryLimit (DuckDB's cap is per instance), so the setting stays the total.
   const threads = options.threads ?? Math.max(1, os.availableParallelism());
-  const scans = createDuckDb({ ...options, threads: 1, connections: threads });
+  const memoryLimit = splitMemoryLimit(options.memoryLimit ?? '1GB', 2);
+  const db = createDuckDb({ ...options, memoryLimit });
+  const scans = createDuckDb({ ...options, memoryLimit, threads: 1, connections: threads });
   return {
     check: (file, fileName, expected) => checkDataFile(file, fileName, expected),
     ingest: (file, check, out) => ingestFile(db, file, check, out),

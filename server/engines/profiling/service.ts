@@ -37,7 +37,9 @@ export const profilingService = defineService({
         'PROFILING_MEMORY_LIMIT must look like 1GB or 512MB',
       )
       .default('1GB')
-      .describe('Memory DuckDB may use for profiling before it spills to disk (e.g. 1GB)'),
+      .describe(
+        'Memory DuckDB may use for loading and profiling together before it spills to disk (e.g. 1GB)',
+      ),
     PROFILING_THREADS: z.coerce
       .number()
       .int()
