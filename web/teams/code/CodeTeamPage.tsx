@@ -6,7 +6,6 @@ import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -16,7 +15,6 @@ import Typography from '@mui/material/Typography';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Download from '@mui/icons-material/Download';
 import PlayArrow from '@mui/icons-material/PlayArrow';
-import RestartAlt from '@mui/icons-material/RestartAlt';
 import {
   CODE_LANGUAGE_LABELS,
   CODE_MESSAGES,
@@ -41,6 +39,9 @@ import {
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
+  ConfigurationForm,
+  nothingToReset,
+  ResetButton,
 } from '../shared';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
@@ -191,15 +192,7 @@ export default function CodeTeamPage() {
       actions={
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <StatusChip status={session.status} paused={session.paused} />
-          <Button
-            variant="outlined"
-            size="small"
-            startIcon={<RestartAlt />}
-            onClick={() => void onReset()}
-            disabled={session.isSubmitting || (!session.sessionId && session.status === 'idle')}
-          >
-            Reset
-          </Button>
+          <ResetButton size="small" onReset={onReset} disabled={nothingToReset(session)} />
         </Stack>
       }
       aside={
@@ -213,10 +206,7 @@ export default function CodeTeamPage() {
       }
     >
       <ModelRequiredNotice computedStepsRun="Code Execution still runs your own code." />
-      <Paper variant="outlined" component="form" onSubmit={onStart} sx={{ p: 2, mb: 2 }} noValidate>
-        <Typography variant="subtitle1" component="h2" sx={{ mb: 2 }}>
-          Configuration
-        </Typography>
+      <ConfigurationForm onSubmit={onStart}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
           <FormControl size="small" sx={{ minWidth: 180 }}>
             <InputLabel id="code-language-label">Language</InputLabel>
@@ -277,7 +267,7 @@ export default function CodeTeamPage() {
             {running ? 'Working...' : 'Develop Code'}
           </Button>
         </Stack>
-      </Paper>
+      </ConfigurationForm>
 
       {processError && (
         <Alert severity="error" sx={{ mb: 2 }}>

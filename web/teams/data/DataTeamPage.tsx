@@ -7,13 +7,11 @@ import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
-import RestartAlt from '@mui/icons-material/RestartAlt';
 import UploadFile from '@mui/icons-material/UploadFile';
 import {
   ANALYSIS_TYPE_LABELS,
@@ -42,6 +40,9 @@ import {
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
+  ConfigurationForm,
+  nothingToReset,
+  ResetButton,
 } from '../shared';
 import { CleaningForm } from './CleaningForm';
 import {
@@ -192,10 +193,7 @@ export default function DataTeamPage() {
         />
       }
     >
-      <Paper variant="outlined" component="form" onSubmit={onStart} sx={{ p: 2, mb: 2 }} noValidate>
-        <Typography variant="subtitle1" component="h2" sx={{ mb: 2 }}>
-          Configuration
-        </Typography>
+      <ConfigurationForm onSubmit={onStart}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
           <FormControl size="small" sx={{ minWidth: 200 }}>
             <InputLabel id="data-source-label">Data source</InputLabel>
@@ -327,16 +325,9 @@ export default function DataTeamPage() {
           <Button type="submit" variant="contained" disabled={running}>
             {running ? 'Working...' : 'Start Analysis'}
           </Button>
-          <Button
-            variant="outlined"
-            startIcon={<RestartAlt />}
-            onClick={() => void onReset()}
-            disabled={session.isSubmitting || (!session.sessionId && session.status === 'idle')}
-          >
-            Reset
-          </Button>
+          <ResetButton onReset={onReset} disabled={nothingToReset(session)} />
         </Stack>
-      </Paper>
+      </ConfigurationForm>
 
       {(startError || processError) && (
         <Alert severity="error" sx={{ mb: 2 }}>

@@ -15,7 +15,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AttachFile from '@mui/icons-material/AttachFile';
 import PlayArrow from '@mui/icons-material/PlayArrow';
-import RestartAlt from '@mui/icons-material/RestartAlt';
 import {
   DEFAULT_LITERATURE_WORKFLOW,
   LITERATURE_MESSAGES,
@@ -31,6 +30,7 @@ import {
   StatusChip,
   ResultTabs,
   TeamScreenLayout,
+  ResetButton,
 } from '../shared';
 import { GapsTab } from './GapsTab';
 import { ReferencesTab } from './ReferencesTab';
@@ -217,14 +217,7 @@ export default function LiteratureTeamPage() {
           <Button type="submit" variant="contained" startIcon={<PlayArrow />} disabled={busy}>
             Start Literature Review
           </Button>
-          <Button
-            variant="outlined"
-            startIcon={<RestartAlt />}
-            onClick={() => void onReset()}
-            disabled={session.isSubmitting}
-          >
-            Reset
-          </Button>
+          <ResetButton onReset={onReset} disabled={session.isSubmitting} />
           <Button
             variant="text"
             startIcon={<AttachFile />}

@@ -7,13 +7,11 @@ import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
-import RestartAlt from '@mui/icons-material/RestartAlt';
 import {
   DEFAULT_SIMULATION_PERIODS,
   MODEL_MESSAGES,
@@ -37,6 +35,9 @@ import {
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
+  ConfigurationForm,
+  nothingToReset,
+  ResetButton,
 } from '../shared';
 import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
 import { fmt } from './SimpleTable';
@@ -192,15 +193,7 @@ export default function ModelTeamPage() {
           >
             Download
           </Button>
-          <Button
-            variant="outlined"
-            size="small"
-            startIcon={<RestartAlt />}
-            onClick={() => void onReset()}
-            disabled={session.isSubmitting || (!session.sessionId && session.status === 'idle')}
-          >
-            Reset
-          </Button>
+          <ResetButton size="small" onReset={onReset} disabled={nothingToReset(session)} />
         </Stack>
       }
       aside={
@@ -215,10 +208,7 @@ export default function ModelTeamPage() {
       }
     >
       <ModelRequiredNotice computedStepsRun="The canonical model of the chosen type still runs end to end (solved, calibrated, simulated); only its adaptation to your focus is missing." />
-      <Paper variant="outlined" component="form" onSubmit={onStart} sx={{ p: 2, mb: 2 }} noValidate>
-        <Typography variant="subtitle1" component="h2" sx={{ mb: 2 }}>
-          Configuration
-        </Typography>
+      <ConfigurationForm onSubmit={onStart}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
           <FormControl size="small" sx={{ minWidth: 260 }}>
             <InputLabel id="model-type-label">Model type</InputLabel>
@@ -276,7 +266,7 @@ export default function ModelTeamPage() {
             {running ? 'Working...' : 'Develop Model'}
           </Button>
         </Stack>
-      </Paper>
+      </ConfigurationForm>
 
       {processError && (
         <Alert severity="error" sx={{ mb: 2 }}>

@@ -28,3 +28,5 @@ export { snapshotOfSession, type LogLine, type SessionSnapshot } from './session
 export { ModelRequiredNotice } from './ModelRequiredNotice';
 export { ResultTabs, type ResultTabsProps } from './ResultTabs';
 export { WorkflowAside, type WorkflowAsideProps } from './WorkflowAside';
+export { ResetButton, nothingToReset, type ResetButtonProps } from './ResetButton';
+export { ConfigurationForm } from './ConfigurationForm';
