@@ -22,7 +22,7 @@ export function ResetButton({ onReset, disabled, size }: ResetButtonProps) {
   );
 }
 
-/** Nothing to reset: no session yet and nothing typed into a running state. */
+/** Reset is off while a request is out, and when there is no session and nothing has run. */
 export function nothingToReset(session: {
   isSubmitting: boolean;
   sessionId: string | undefined;

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelStatusReply, ModelVariablesReply } from '../../../../common/teams/model';
+import type { ModelVariablesReply } from '../../../../common/teams/model';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
+import { modelStatus } from './status.testing';
 
 /**
  * The Model team with target moments from a catalog dataset: the researcher names a dataset
@@ -65,11 +66,7 @@ async function uploadDataset(
   return (res.json() as { data: { dataset: { id: string } } }).data.dataset.id;
 }
 
-async function status(token: string, id: string): Promise<ModelStatusReply> {
-  const res = await client(t.app, token).get(`${BASE}/status/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as ModelStatusReply;
-}
+const status = (token: string, id: string) => modelStatus(t.app, token, id);
 
 const develop = (targetData: unknown, modelType = 'RBC') => ({
   modelType,

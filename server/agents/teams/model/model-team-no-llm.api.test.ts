@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelExportReply, ModelStatusReply } from '../../../../common/teams/model';
+import type { ModelExportReply } from '../../../../common/teams/model';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
+import { modelStatus } from './status.testing';
 
 /**
  * The Model team on a server without any language model: the canonical model of the chosen type
@@ -23,11 +24,7 @@ afterAll(async () => {
 
 const BASE = '/api/agents/model-team';
 
-async function status(token: string, id: string): Promise<ModelStatusReply> {
-  const res = await client(t.app, token).get(`${BASE}/status/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as ModelStatusReply;
-}
+const status = (token: string, id: string) => modelStatus(t.app, token, id);
 
 describe('Model team without a language model', () => {
   it('runs the canonical RBC model through the three checkpoints to the saved documents', async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelExportReply, ModelStatusReply } from '../../../../common/teams/model';
+import type { ModelExportReply } from '../../../../common/teams/model';
 import { canonicalModel } from '../../../engines/models/library';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
 import { asProposal, type Proposal } from './prompts';
+import { modelStatus } from './status.testing';
 
 /**
  * The Model team through HTTP with the scripted model server: the framework adapted to the focus
@@ -78,11 +79,7 @@ function costPushProposal(phillips: string): Proposal {
   };
 }
 
-async function status(token: string, id: string): Promise<ModelStatusReply> {
-  const res = await client(t.app, token).get(`${BASE}/status/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as ModelStatusReply;
-}
+const status = (token: string, id: string) => modelStatus(t.app, token, id);
 
 describe('Model team with the scripted model', () => {
   it('adapts the theory, repairs a rejected model, and applies feedback that changes a parameter', async () => {

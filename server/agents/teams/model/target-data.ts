@@ -178,6 +178,12 @@ async function compute(
       `The catalog entry "${dataset.name}" has no stored data (it was described by hand); add its data by upload or from an API first`,
     );
   }
+  // The catalog knows the size: a dataset too large is refused before it is profiled.
+  const tooMany = (rows: number) =>
+    badRequest(
+      `The dataset "${dataset.name}" has ${rows} rows; target moments read at most ${MAX_TARGET_OBSERVATIONS}`,
+    );
+  if ((dataset.recordCount ?? 0) > MAX_TARGET_OBSERVATIONS) throw tooMany(dataset.recordCount!);
   const parquet = files.parquet(dataset.id);
   const profile = await engine.profile(parquet);
 
@@ -204,11 +210,7 @@ async function compute(
     );
   }
   const frequency = frequencyOf(ts, request.frequency);
-  if (profile.rowCount > MAX_TARGET_OBSERVATIONS) {
-    throw badRequest(
-      `The dataset "${dataset.name}" has ${profile.rowCount} rows; target moments read at most ${MAX_TARGET_OBSERVATIONS}`,
-    );
-  }
+  if (profile.rowCount > MAX_TARGET_OBSERVATIONS) throw tooMany(profile.rowCount);
 
   // Every row's period and mapped values (only these columns leave DuckDB, a page at a time).
   const rows: { key: number | null; order: number; values: (number | null)[] }[] = [];
