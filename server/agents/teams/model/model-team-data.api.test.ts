@@ -5,7 +5,7 @@ import type { ModelVariablesReply } from '../../../../common/teams/model';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
-import { modelStatus } from './status.testing';
+import { modelStatus } from '../../../../test/teams/model-status';
 
 /**
  * The Model team with target moments from a catalog dataset: the researcher names a dataset

@@ -3,7 +3,7 @@ import type { ModelExportReply } from '../../../../common/teams/model';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
-import { modelStatus } from './status.testing';
+import { modelStatus } from '../../../../test/teams/model-status';
 
 /**
  * The Model team on a server without any language model: the canonical model of the chosen type

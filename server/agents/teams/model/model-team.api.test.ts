@@ -6,7 +6,7 @@ import { client } from '../../../../test/client';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
 import { asProposal, type Proposal } from './prompts';
-import { modelStatus } from './status.testing';
+import { modelStatus } from '../../../../test/teams/model-status';
 
 /**
  * The Model team through HTTP with the scripted model server: the framework adapted to the focus

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { ModelStatusReply } from '../../../../common/teams/model';
-import type { Api } from '../../../platform/api';
-import { client } from '../../../../test/client';
+import type { ModelStatusReply } from '../../common/teams/model';
+import type { Api } from '../../server/platform/api';
+import { client } from '../client';
 
 /** GET /api/agents/model-team/status/{id}, asserted 200 (the Model team's API tests). */
 export async function modelStatus(app: Api, token: string, id: string): Promise<ModelStatusReply> {
