@@ -1,7 +1,7 @@
 /**
  * The profiling engine on a generated CSV (numeric, categorical and date columns, some gaps):
  *
- * 1. Ours: content check + CSV -> Parquet + the full profile (statistics, top values,
+ * 1. Ours: content check and CSV -> Parquet (side by side, as the product loads a file) + the full profile (statistics, top values,
  *    histograms, duplicates, Pearson and Spearman, outliers, time index, alerts).
  * 2. Raw DuckDB on the same file in the same process: SUMMARIZE plus three correlations.
  *    Goal: ours within 1.5x of it.
@@ -28,7 +28,8 @@ const PYTHON = '/usr/bin/python3';
 interface ChildResult {
   rows: number;
   bytes: number;
-  ours: { check: number; ingest: number; profile: number; total: number };
+  /** total = load (check and Parquet copy side by side) + profile; check alone for reference. */
+  ours: { check: number; load: number; profile: number; total: number };
   duckdb: { summarize: number; correlations: number; total: number };
   /** The same two queries on the stored Parquet copy (against our profile step alone). */
   duckdbParquet: { summarize: number; correlations: number; total: number };
@@ -107,9 +108,10 @@ async function child(rows: number): Promise<ChildResult> {
 
     const engine = createProfilingEngine({ threads: THREADS, memoryLimit: '1GB' });
     const t0 = performance.now();
-    const check = await engine.check(csv, 'data.csv');
+    // The check alone, then (what the product runs) the check and the Parquet copy side by side.
+    await engine.check(csv, 'data.csv');
     const t1 = performance.now();
-    await engine.ingest(csv, check, path.join(dir, 'data.parquet'));
+    await engine.load(csv, 'data.csv', undefined, path.join(dir, 'data.parquet'));
     const t2 = performance.now();
     const profile = await engine.profile(path.join(dir, 'data.parquet'));
     const t3 = performance.now();
@@ -146,7 +148,7 @@ async function child(rows: number): Promise<ChildResult> {
     return {
       rows,
       bytes,
-      ours: { check: t1 - t0, ingest: t2 - t1, profile: t3 - t2, total: t3 - t0 },
+      ours: { check: t1 - t0, load: t2 - t1, profile: t3 - t2, total: t3 - t1 },
       duckdb,
       duckdbParquet,
       pandas,
@@ -193,7 +195,7 @@ async function main() {
   for (const r of results) {
     console.log(`\n${r.rows.toLocaleString('en')} rows, ${(r.bytes / 2 ** 20).toFixed(1)} MB CSV`);
     console.log(
-      `  ours: ${s(r.ours.total)} (check ${s(r.ours.check)}, CSV->Parquet ${s(r.ours.ingest)}, profile ${s(r.ours.profile)})`,
+      `  ours: ${s(r.ours.total)} (check + CSV->Parquet side by side ${s(r.ours.load)}, profile ${s(r.ours.profile)}; the check alone ${s(r.ours.check)})`,
     );
     console.log(
       `  DuckDB SUMMARIZE + 3 correlations: ${s(r.duckdb.total)} (SUMMARIZE ${s(r.duckdb.summarize)}, corr ${s(r.duckdb.correlations)})` +

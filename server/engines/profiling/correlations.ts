@@ -1,6 +1,6 @@
 import type { ColumnProfile, Correlations } from '../../../common/teams/data';
 import { familyOf } from './columns';
-import { queryOne, toNumber, type Row } from './duckdb';
+import { queryOne, readDoubleColumns, toNumber } from './duckdb';
 import type { SourcePool } from './source';
 import { ident } from './sql';
 import { spearmanMatrix } from './spearman';
@@ -74,27 +74,36 @@ export async function candidateCorrelations(
   // file (an even, repeatable sample). Ranking is a sort, which DuckDB's window functions do
   // several times slower than a typed-array sort.
   const step = sampled ? Math.ceil(rowCount / SPEARMAN_EXACT_ROWS) : 1;
-  const [p, arrays] = await pool.run<Row | Float64Array[]>([
+  // Both queries go to the pool at once; the ranking starts as soon as the sample is in
+  // rather than after the (longer) Pearson scan.
+  const [p, columns] = await Promise.all([
     // DuckDB's corr skips the rows where either value is NULL (pandas' pairwise rule).
-    (c) =>
-      queryOne(
-        c,
-        `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
-      ),
-    async (c) => {
-      const reader = await c.runAndReadAll(
-        `SELECT ${candidates.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
-          (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
-      );
-      return reader
-        .getColumnsJS()
-        .map((values) => Float64Array.from(values, (v) => (typeof v === 'number' ? v : NaN)));
-    },
+    pool
+      .run([
+        (c) =>
+          queryOne(
+            c,
+            `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
+          ),
+      ])
+      .then(([row]) => row!),
+    pool
+      .run([
+        (c) =>
+          readDoubleColumns(
+            c,
+            `SELECT ${candidates.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
+              (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
+            k,
+          ),
+      ])
+      .then(async ([sample]) => {
+        const matrix = await spearmanMatrix(sample!);
+        for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
+        return sample!;
+      }),
   ]);
-  for (const [i, j] of pairs) set(pearson, i, j, toNumber((p as Row)[`p${i}_${j}`]));
-  const columns = arrays as Float64Array[];
-  const matrix = spearmanMatrix(columns);
-  for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
+  for (const [i, j] of pairs) set(pearson, i, j, toNumber(p[`p${i}_${j}`]));
   return {
     names: candidates,
     pearson,

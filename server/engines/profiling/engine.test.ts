@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -444,5 +444,67 @@ describe('row preview', () => {
     ]);
     const last = await engine.preview(file, 10, 5);
     expect(last.rows).toEqual([['B', 2002, null, 6]]);
+  });
+});
+
+describe('loading a file: the check and the Parquet copy side by side', () => {
+  // More than the check's first 1 MB read, so the copy has started before the bad line is met.
+  const rows = Array.from({ length: 60_000 }, (_, i) => `${i},${(i * 0.37).toFixed(2)},r${i % 7}`);
+  const big = ['id,value,region', ...rows].join('\n');
+  const exists = (file: string) => {
+    try {
+      readFileSync(file);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('returns the check and the table of a good file', async () => {
+    const file = path.join(dir, 'load-good.csv');
+    writeFileSync(file, big);
+    const { check, table } = await engine.load(file, 'good.csv', undefined, `${file}.parquet`);
+    expect(check).toMatchObject({ format: 'csv', delimiter: ',', records: 60_000 });
+    expect(table.rows).toBe(60_000);
+    expect(table.columns.map((c) => c.name)).toEqual(['id', 'value', 'region']);
+    expect(exists(`${file}.parquet`)).toBe(true);
+  });
+
+  it('reports a ragged row deep in the file as the check does, and leaves no Parquet copy', async () => {
+    const file = path.join(dir, 'load-ragged.csv');
+    writeFileSync(file, `${big}\n60000,1.5\n`);
+    const refused = engine.load(file, 'ragged.csv', undefined, `${file}.parquet`);
+    await expect(refused).rejects.toBeInstanceOf(DataError);
+    await expect(refused).rejects.toThrow(/Row 60001 \(line 60002\) has 2 fields/);
+    expect(exists(`${file}.parquet`)).toBe(false);
+  });
+
+  it('reports bad UTF-8 deep in the file, and leaves no Parquet copy', async () => {
+    const file = path.join(dir, 'load-latin1.csv');
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(`${big}\n60000,1.5,`), Buffer.from([0xe9]), Buffer.from('\n')]),
+    );
+    const refused = engine.load(file, 'latin1.csv', undefined, `${file}.parquet`);
+    await expect(refused).rejects.toThrow(/not valid UTF-8 \(first bad byte 0xe9 on line 60002\)/);
+    expect(exists(`${file}.parquet`)).toBe(false);
+  });
+
+  it('removes the copy of a file DuckDB reads but the check refuses (one nested JSON object)', async () => {
+    const file = path.join(dir, 'load-nested.json');
+    writeFileSync(file, '{"country": "A", "series": {"2000": 1, "2001": 2}}\n');
+    await expect(engine.load(file, 'nested.json', undefined, `${file}.parquet`)).rejects.toThrow(
+      /one object with nested data/,
+    );
+    expect(exists(`${file}.parquet`)).toBe(false);
+  });
+
+  it('refuses by name or content before any copy starts', async () => {
+    const file = path.join(dir, 'load-json.csv');
+    writeFileSync(file, '[{"a": 1}]');
+    await expect(engine.load(file, 'data.csv', undefined, `${file}.parquet`)).rejects.toThrow(
+      /named \.csv but holds JSON/,
+    );
+    expect(exists(`${file}.parquet`)).toBe(false);
   });
 });

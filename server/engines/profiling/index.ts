@@ -17,7 +17,7 @@ import { autoCharts, requestedChart } from './charts';
 import { cleanDataset } from './cleaning';
 import { createDuckDb, splitMemoryLimit, type DuckDbOptions } from './duckdb';
 import { engineerFeatures } from './features';
-import { ingestFile, type TableInfo } from './ingest';
+import { ingestFile, loadFile, type TableInfo } from './ingest';
 import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
 import { integrate } from './integrate';
 import { asDataError } from './pipeline';
@@ -40,6 +40,13 @@ export interface ProfilingEngine {
   check(file: string, fileName: string, expected?: DataFormat): Promise<FileCheck>;
   /** Writes the Parquet copy (once) and describes it. */
   ingest(file: string, check: FileCheck, parquetFile: string): Promise<TableInfo>;
+  /** check and ingest at once: the copy is written while the check reads on (see loadFile). */
+  load(
+    file: string,
+    fileName: string,
+    expected: DataFormat | undefined,
+    parquetFile: string,
+  ): Promise<{ check: FileCheck; table: TableInfo }>;
   profile(parquetFile: string): Promise<DatasetProfile>;
   /** Profile, analysis of the given type and the charts, on one connection. */
   analyze(
@@ -74,6 +81,7 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
   return {
     check: (file, fileName, expected) => checkDataFile(file, fileName, expected),
     ingest: (file, check, out) => ingestFile(db, file, check, out),
+    load: (file, fileName, expected, out) => loadFile(db, file, fileName, expected, out),
     profile: (file) => withSource(scans, file, profileSource),
     analyze: (file, type, given) =>
       withSource(scans, file, async (conn, info, pool) => {

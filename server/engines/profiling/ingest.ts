@@ -2,8 +2,8 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne, queryRows, toNumber, type DuckDb } from './duckdb';
 import { DataError } from './errors';
-import type { FileCheck } from './inspect';
-import { ident, literal, parquet } from './sql';
+import { checkDataFile, type DataFormat, type FileCheck, type FileLayout } from './inspect';
+import { ident, literal, parquet, PARQUET_OPTIONS } from './sql';
 
 /**
  * Turns a checked CSV or JSON file into a Parquet copy, written once by DuckDB (streamed from
@@ -25,7 +25,7 @@ export interface TableInfo {
 }
 
 /** The DuckDB relation that reads a checked file; `sampleAll` infers types from every row. */
-export function sourceRelation(filePath: string, check: FileCheck, sampleAll = false): string {
+export function sourceRelation(filePath: string, check: FileLayout, sampleAll = false): string {
   const sample = sampleAll ? ', sample_size=-1' : '';
   if (check.format === 'csv') {
     return (
@@ -52,7 +52,7 @@ function cleanMessage(message: string, filePath: string): string {
 export async function ingestFile(
   db: DuckDb,
   filePath: string,
-  check: FileCheck,
+  check: FileLayout,
   parquetPath: string,
 ): Promise<TableInfo> {
   return db.withConnection(async (conn) => {
@@ -73,7 +73,7 @@ export async function ingestFile(
 async function writeParquet(
   conn: DuckDBConnection,
   filePath: string,
-  check: FileCheck,
+  check: FileLayout,
   out: string,
 ): Promise<string[]> {
   let relation = sourceRelation(filePath, check);
@@ -113,7 +113,7 @@ async function selectList(
   conn: DuckDBConnection,
   relation: string,
   columns: ColumnInfo[],
-  check: FileCheck,
+  check: FileLayout,
 ): Promise<{ select: string; dropped: string[] }> {
   const blank = new Set(
     (check.header ?? [])
@@ -140,9 +140,41 @@ async function selectList(
   return { select: kept.join(', '), dropped: [...dropped].map((i) => columns[i]!.name) };
 }
 
-/** Parquet with snappy: written faster than zstd (about 15% of the ingest), read as fast. */
-export function copyTo(select: string, relation: string, out: string): string {
-  return `COPY (SELECT ${select} FROM ${relation}) TO ${literal(out)} (FORMAT parquet, COMPRESSION snappy)`;
+/**
+ * Checks a file and writes its Parquet copy side by side: the copy starts as soon as the check
+ * has read the first record (format, delimiter and header are known then) while the check reads
+ * on, so a large file is read by both at once instead of one after the other. A refusal by the
+ * check wins over DuckDB's own error (it names the line and what to do), and a copy written
+ * from a file the check refuses is removed.
+ */
+export async function loadFile(
+  db: DuckDb,
+  filePath: string,
+  fileName: string,
+  expected: DataFormat | undefined,
+  parquetPath: string,
+): Promise<{ check: FileCheck; table: TableInfo }> {
+  // Set from the check's callback (a holder, so the type checker sees it may be set).
+  const started: { copy?: Promise<TableInfo> } = {};
+  let check: FileCheck;
+  try {
+    check = await checkDataFile(filePath, fileName, expected, (layout) => {
+      started.copy = ingestFile(db, filePath, layout, parquetPath);
+      started.copy.catch(() => undefined); // awaited below; a failure surfaces there
+    });
+  } catch (e) {
+    if (started.copy) {
+      await started.copy.catch(() => undefined);
+      await rm(parquetPath, { force: true });
+    }
+    throw e;
+  }
+  const table = await (started.copy ?? ingestFile(db, filePath, check, parquetPath));
+  return { check, table };
+}
+
+function copyTo(select: string, relation: string, out: string): string {
+  return `COPY (SELECT ${select} FROM ${relation}) TO ${literal(out)} (${PARQUET_OPTIONS})`;
 }
 
 async function describeRelation(conn: DuckDBConnection, relation: string): Promise<ColumnInfo[]> {
@@ -157,7 +189,7 @@ export async function describeParquet(conn: DuckDBConnection, file: string): Pro
   return { columns, rows: toNumber(count.n) ?? 0, dropped: [] };
 }
 
-function readError(e: unknown, filePath: string, check: FileCheck): DataError {
+function readError(e: unknown, filePath: string, check: FileLayout): DataError {
   const message = cleanMessage(e instanceof Error ? e.message : String(e), filePath);
   return new DataError(
     'malformed',

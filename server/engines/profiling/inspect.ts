@@ -28,6 +28,9 @@ export interface FileCheck {
   bytes: number;
 }
 
+/** What reading the file needs, known from its first record: format, layout, delimiter, header. */
+export type FileLayout = Pick<FileCheck, 'format' | 'jsonLayout' | 'delimiter' | 'header'>;
+
 export const MAX_COLUMNS = 2000;
 const HEAD_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 1 << 20;
@@ -97,12 +100,14 @@ function firstSignificantByte(buf: Buffer): number | null {
 /**
  * Checks a data file and describes it. `fileName` is the name the user gave (its extension must
  * be .csv or .json and agree with the content); pass `expected` to skip the name rule for files
- * the server made itself.
+ * the server made itself. `onLayout` hears the file's layout as soon as its first record has
+ * been read, while the rest is still being checked (so a copy can start beside the check).
  */
 export async function checkDataFile(
   filePath: string,
   fileName: string,
   expected?: DataFormat,
+  onLayout?: (layout: FileLayout) => void,
 ): Promise<FileCheck> {
   const byName = expected ?? formatFromName(fileName);
   if (!byName) {
@@ -124,7 +129,7 @@ export async function checkDataFile(
     );
   }
   const scanner = byContent === 'csv' ? new CsvScanner(head) : new JsonScanner();
-  await scanFile(filePath, scanner);
+  await scanFile(filePath, scanner, onLayout);
   return { ...scanner.finish(), bytes: size };
 }
 
@@ -141,12 +146,19 @@ async function readHead(filePath: string, bytes: number): Promise<Buffer> {
 interface Scanner {
   /** Takes the next bytes; throws DataError at the first problem. */
   push(chunk: Buffer): void;
+  /** The layout, once the first record has been read; null before. */
+  layout(): FileLayout | null;
   finish(): Omit<FileCheck, 'bytes'>;
 }
 
 /** Streams the file through the UTF-8 check and the scanner. */
-async function scanFile(filePath: string, scanner: Scanner): Promise<void> {
+async function scanFile(
+  filePath: string,
+  scanner: Scanner,
+  onLayout?: (layout: FileLayout) => void,
+): Promise<void> {
   const utf8 = new Utf8Check();
+  let announce = onLayout;
   let first = true;
   let bom = 0;
   try {
@@ -161,6 +173,11 @@ async function scanFile(filePath: string, scanner: Scanner): Promise<void> {
       }
       utf8.push(chunk);
       scanner.push(chunk);
+      const layout = announce && scanner.layout();
+      if (announce && layout) {
+        announce(layout);
+        announce = undefined;
+      }
     }
     utf8.finish();
   } catch (e) {
@@ -509,6 +526,10 @@ class CsvScanner implements Scanner {
     this.records++;
   }
 
+  layout(): FileLayout | null {
+    return this.header && { format: 'csv', delimiter: this.delimiter, header: this.header };
+  }
+
   finish(): Omit<FileCheck, 'bytes'> {
     if (this.inQuotes) {
       throw new DataError(
@@ -577,7 +598,7 @@ export function parseCsvLine(line: string, delimiter: string): string[] {
  * left to DuckDB, which reads the file next.
  */
 class JsonScanner implements Scanner {
-  private layout: JsonLayout | null = null;
+  private jsonLayout: JsonLayout | null = null;
   private depth = 0;
   private inString = false;
   private escape = false;
@@ -601,10 +622,10 @@ class JsonScanner implements Scanner {
         continue;
       }
       if (b === 0x20 || b === 0x09 || b === LF || b === CR) continue;
-      if (this.layout === null) {
-        this.layout = b === 0x5b ? 'array' : 'ndjson';
+      if (this.jsonLayout === null) {
+        this.jsonLayout = b === 0x5b ? 'array' : 'ndjson';
       }
-      if (this.layout === 'array') this.arrayByte(b);
+      if (this.jsonLayout === 'array') this.arrayByte(b);
       else this.ndjsonByte(b);
       if (b === QUOTE) this.inString = true;
       else if (b === 0x7b || b === 0x5b) this.depth++;
@@ -660,20 +681,24 @@ class JsonScanner implements Scanner {
     if (this.depth === 1 && (b === 0x7b || b === 0x5b)) this.nested = true;
   }
 
+  layout(): FileLayout | null {
+    return this.jsonLayout && { format: 'json', jsonLayout: this.jsonLayout };
+  }
+
   finish(): Omit<FileCheck, 'bytes'> {
-    if (this.inString || this.depth !== 0 || (this.layout === 'array' && !this.closedArray)) {
+    if (this.inString || this.depth !== 0 || (this.jsonLayout === 'array' && !this.closedArray)) {
       throw new DataError('malformed', 'The JSON file ends before its structure is closed.');
     }
     if (this.records === 0) {
       throw new DataError('empty', 'The JSON file holds no records.');
     }
-    if (this.layout === 'ndjson' && this.topValues === 1 && this.nested) {
+    if (this.jsonLayout === 'ndjson' && this.topValues === 1 && this.nested) {
       throw new DataError(
         'malformed',
         'The JSON file holds one object with nested data, not a list of records. Expected an ' +
           'array of records like [{"year": 2020, "gdp": 1.2}, ...] or one object per line (NDJSON).',
       );
     }
-    return { format: 'json', jsonLayout: this.layout ?? 'array', records: this.records };
+    return { format: 'json', jsonLayout: this.jsonLayout ?? 'array', records: this.records };
   }
 }

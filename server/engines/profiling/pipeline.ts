@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne, queryRows, toNumber } from './duckdb';
 import { DataError } from './errors';
 import type { ColumnInfo } from './ingest';
-import { ident, literal } from './sql';
+import { ident, literal, PARQUET_OPTIONS } from './sql';
 
 /**
  * A chain of connection-private views, one per step of a transformation, ending in a Parquet
@@ -54,7 +54,7 @@ export class Pipeline {
     try {
       await this.conn.run(
         `COPY (SELECT ${columns.map((c) => ident(c.name)).join(', ')} FROM ${this.current}` +
-          `${hasRid ? ' ORDER BY __rid' : ''}) TO ${literal(tmp)} (FORMAT parquet, COMPRESSION snappy)`,
+          `${hasRid ? ' ORDER BY __rid' : ''}) TO ${literal(tmp)} (${PARQUET_OPTIONS})`,
       );
       await rename(tmp, out);
     } catch (e) {

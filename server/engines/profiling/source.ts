@@ -4,9 +4,13 @@ import type { ColumnInfo } from './ingest';
 import { literal, parquet } from './sql';
 
 /**
- * Independent queries over the same source, run on up to `size` connections at once. Some
+ * Independent queries over the same source, on up to `connections` connections at once. Some
  * DuckDB aggregates (exact quantiles, for one) run on one thread each, so two of them side by
- * side use both cores.
+ * side use both cores. Every `run` of a pool shares one queue and the same connections, in the
+ * order the tasks were handed in: two callers running at once (the correlations and the column
+ * statistics) take turns instead of each opening connections of its own, which put four
+ * single-threaded queries on two cores and left the longest task of the profile to finish last,
+ * at half speed.
  */
 export interface SourcePool {
   run<T>(tasks: ((conn: DuckDBConnection) => Promise<T>)[]): Promise<T[]>;
@@ -34,30 +38,56 @@ export async function withSource<T>(
       name: String(r.column_name),
       type: String(r.column_type),
     }));
+    // Fresh connections only: the caller's own connection may be busy meanwhile.
+    const opened: Promise<DuckDBConnection>[] = [];
+    const free: DuckDBConnection[] = [];
+    const waiting: ((c: DuckDBConnection) => void)[] = [];
+    const acquire = (): Promise<DuckDBConnection> => {
+      const idle = free.pop();
+      if (idle) return Promise.resolve(idle);
+      if (opened.length < db.connections) {
+        const next = db.connect().then(async (c) => {
+          await open(c);
+          return c;
+        });
+        opened.push(next);
+        return next;
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    };
+    const release = (c: DuckDBConnection) => {
+      const next = waiting.shift();
+      if (next) next(c);
+      else free.push(c);
+    };
+    const running = new Set<Promise<unknown>>();
     const pool: SourcePool = {
       sharesConnection: false,
-      async run(tasks) {
-        const results: unknown[] = new Array(tasks.length);
-        let next = 0;
-        const worker = async (c: DuckDBConnection) => {
-          while (next < tasks.length) {
-            const i = next++;
-            results[i] = await tasks[i]!(c);
-          }
-        };
-        // Fresh connections only: the caller's own connection may be busy meanwhile.
-        await Promise.all(
-          Array.from({ length: Math.min(db.connections, tasks.length) }, () =>
-            db.withConnection(async (c) => {
-              await open(c);
-              await worker(c);
-            }),
-          ),
-        );
-        return results as Awaited<ReturnType<(typeof tasks)[number]>>[];
-      },
+      run: (tasks) =>
+        Promise.all(
+          tasks.map((task) => {
+            const done = (async () => {
+              const c = await acquire();
+              try {
+                return await task(c);
+              } finally {
+                release(c);
+              }
+            })();
+            running.add(done);
+            void done.catch(() => undefined).finally(() => running.delete(done));
+            return done;
+          }),
+        ),
     };
-    return fn(conn, columns, pool);
+    try {
+      return await fn(conn, columns, pool);
+    } finally {
+      // A failed task fails its run at once; the others finish before their connections close.
+      await Promise.allSettled([...running]);
+      const all = await Promise.allSettled(opened);
+      for (const c of all) if (c.status === 'fulfilled') c.value.closeSync();
+    }
   });
 }
 

@@ -26,3 +26,10 @@ export function num(value: number): string {
 export function parquet(path: string): string {
   return `read_parquet(${literal(path)})`;
 }
+
+/**
+ * How every Parquet file is written. Snappy: written faster than zstd (about 15% of a load), read
+ * as fast. Format version 2 (its newer encodings): a million-row copy written in about 295
+ * instead of 345 ms, read as fast; only DuckDB reads these files.
+ */
+export const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION snappy, PARQUET_VERSION v2';

@@ -252,6 +252,11 @@ async function autocorrelations(
   });
 }
 
+/** How many lags of autocorrelation a series of this frequency and length gets. */
+function lagsFor(summary: PeriodSummary): number {
+  return Math.max(0, Math.min(LAGS[summary.frequency], summary.periods - 2));
+}
+
 /** What the time series profile reads from `__periods` whichever numeric columns it shows. */
 interface PeriodSummary {
   periods: number;
@@ -304,6 +309,8 @@ export interface EarlyTimeSeries {
   /** Numeric columns in `__periods`, as m0, m1, ... */
   means: string[];
   summary: PeriodSummary | null;
+  /** Autocorrelations of every series in `means` (same order), up to lagsFor(summary). */
+  acf: (number | null)[][];
   /** The date column's value counts (DATE columns only). */
   dateCounts: {
     count: number;
@@ -331,6 +338,15 @@ export async function startTimeSeries(
     .map((c) => c.name);
   await buildPeriodTable(conn, index, means);
   const summary = await periodSummary(conn, means.length);
+  // Every series' autocorrelations now, while the column statistics are still running
+  // elsewhere; the profile keeps those of the columns it shows.
+  const acf = summary
+    ? await autocorrelations(
+        conn,
+        means.map((_, m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
+        lagsFor(summary),
+      )
+    : [];
   let dateCounts: EarlyTimeSeries['dateCounts'] = null;
   if (date.type.toUpperCase() === 'DATE') {
     const row = await queryOne(
@@ -350,7 +366,7 @@ export async function startTimeSeries(
       }),
     };
   }
-  return { index, means, summary, dateCounts };
+  return { index, means, summary, acf, dateCounts };
 }
 
 /**
@@ -374,23 +390,25 @@ export async function profileTimeSeries(
     early.index.periodExpr === index.periodExpr &&
     numeric.every((name) => early.means.includes(name));
   let summary: PeriodSummary | null;
-  let positions: number[];
+  let acf: (number | null)[][];
   if (reuse) {
     summary = early.summary;
-    positions = numeric.map((name) => early.means.indexOf(name));
+    acf = numeric.map((name) => early.acf[early.means.indexOf(name)] ?? []);
   } else {
     await buildPeriodTable(conn, index, numeric);
     summary = await periodSummary(conn, numeric.length);
-    positions = numeric.map((_, i) => i);
+    const built = summary;
+    acf = built
+      ? await autocorrelations(
+          conn,
+          numeric.map((_, m) => ({ m, gaps: built.gapsIn[m] ?? true })),
+          lagsFor(built),
+        )
+      : [];
   }
   if (!summary) return null;
   const { frequency, periods } = summary;
-  const lags = Math.max(0, Math.min(LAGS[frequency], periods - 2));
-  const acf = await autocorrelations(
-    conn,
-    positions.map((m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
-    lags,
-  );
+  const lags = lagsFor(summary);
   return {
     columns: index.columns,
     source: index.source,

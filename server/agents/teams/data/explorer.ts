@@ -100,9 +100,8 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
     format: 'csv' | 'json' | undefined,
     details: Record<string, unknown>,
   ) {
-    const check = await profiling.engine.check(fetched.file, fetched.fileName, format);
     const parquet = path.join(path.dirname(fetched.file), 'data.parquet');
-    await profiling.engine.ingest(fetched.file, check, parquet);
+    const { check } = await profiling.engine.load(fetched.file, fetched.fileName, format, parquet);
     const profile = await profiling.engine.profile(parquet);
     const { size } = await stat(fetched.file);
     const dataset = await registerDataset(workspace(actor), profile, {

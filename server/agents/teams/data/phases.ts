@@ -149,8 +149,12 @@ export async function runLoading(deps: PhaseDeps, source: SourceResult): Promise
   const original = originalIn(work, source.format);
   const parquet = path.join(work, 'data.parquet');
   try {
-    const check = await profiling.engine.check(original, source.fileName, source.format);
-    const table = await profiling.engine.ingest(original, check, parquet);
+    const { table } = await profiling.engine.load(
+      original,
+      source.fileName,
+      source.format,
+      parquet,
+    );
     await log(
       `Loaded ${table.rows} rows and ${table.columns.length} columns into DuckDB; wrote the Parquet copy`,
     );

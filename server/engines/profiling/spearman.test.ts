@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { averageRanks, spearmanMatrix } from './spearman';
+
+/** Average ranks the plain way: sort positions with a comparator, ties share the mean rank. */
+function reference(values: number[]): number[] {
+  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  const ranks = new Array<number>(values.length);
+  for (let start = 0; start < order.length;) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]!] === values[order[start]!]) end++;
+    for (let p = start; p < end; p++) ranks[order[p]!] = (start + end + 1) / 2;
+    start = end;
+  }
+  return ranks;
+}
+
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const all = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+
+describe('averageRanks', () => {
+  it('ranks a small list with ties, negatives, zeros of both signs and infinities', () => {
+    const values = [3, -1, 0, -0, 3, -Infinity, 2.5, Infinity, -1, 1e-300, -1e-300, 3];
+    const ranks = averageRanks(Float64Array.from(values), all(values.length));
+    expect([...ranks]).toEqual(reference(values));
+    // -Infinity first; -1 twice shares ranks 2 and 3; 0 and -0 share ranks 5 and 6.
+    expect(ranks[5]).toBe(1);
+    expect(ranks[1]).toBe(2.5);
+    expect(ranks[2]).toBe(5.5);
+    expect(ranks[3]).toBe(5.5);
+    expect(ranks[7]).toBe(12);
+  });
+
+  it('agrees with the comparator sort on 50,000 random values of several shapes', () => {
+    const random = seeded(7);
+    const shapes: (() => number)[] = [
+      () => (random() - 0.5) * 1e6, // continuous, both signs
+      () => Math.floor(random() * 40), // many ties
+      () => Math.round(Math.exp(random() * 20)) / 100, // wide range, some ties
+      () => 2000 + Math.floor(random() * 3), // three values, large mean
+    ];
+    for (const draw of shapes) {
+      const values = Array.from({ length: 50_000 }, draw);
+      expect([...averageRanks(Float64Array.from(values), all(values.length))]).toEqual(
+        reference(values),
+      );
+    }
+  });
+
+  it('ranks only the given positions, in their order', () => {
+    const values = Float64Array.from([10, NaN, 30, 20, NaN, 10]);
+    const rows = Int32Array.from([5, 3, 0, 2]);
+    expect([...averageRanks(values, rows)]).toEqual([1.5, 3, 1.5, 4]);
+  });
+
+  it('handles empty and constant input', () => {
+    expect([...averageRanks(new Float64Array(0), new Int32Array(0))]).toEqual([]);
+    expect([...averageRanks(Float64Array.from([4, 4, 4]), all(3))]).toEqual([2, 2, 2]);
+  });
+});
+
+describe('spearmanMatrix', () => {
+  it('is the Pearson correlation of ranks, pairwise on rows where both are present', async () => {
+    // y is a monotone transform of x: rho 1; z reverses x except where NaN.
+    const x = Float64Array.from([1, 2, 3, 4, 5, 6]);
+    const y = Float64Array.from([1, 8, 27, 64, 125, 216]);
+    const z = Float64Array.from([6, NaN, 4, 3, NaN, 1]);
+    const m = await spearmanMatrix([x, y, z]);
+    expect(m[0]![1]).toBeCloseTo(1, 12);
+    expect(m[0]![2]).toBeCloseTo(-1, 12);
+    expect(m[1]![2]).toBeCloseTo(-1, 12);
+    expect(m[2]![2]).toBe(1);
+  });
+});
