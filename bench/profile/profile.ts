@@ -10,6 +10,11 @@
  * 4. Peak memory of the Node process during our run (RSS, and the JS heap separately), for
  *    each size in a fresh child process. Goal: flat in the file's size.
  *
+ * Each side runs RUNS + 1 times on the same file, ours and raw DuckDB taking turns, pandas in
+ * one Python process: the first run of each (cold: code not yet compiled by the JIT, caches
+ * empty) is reported on its own and the ratios use the medians of the other RUNS, as a server
+ * that has been up for a while (or a Python session that has read a file before) runs them.
+ *
  *   npx tsx bench/profile/profile.ts [rows=1000000] [more sizes for the memory curve...]
  *   e.g. npx tsx bench/profile/profile.ts 1000000 100000 250000
  */
@@ -21,21 +26,41 @@ import { fileURLToPath } from 'node:url';
 import { createDuckDb } from '../../server/engines/profiling/duckdb';
 import { createProfilingEngine } from '../../server/engines/profiling/index';
 import { literal } from '../../server/engines/profiling/sql';
+import type { DatasetProfile } from '../../common/teams/data';
 
 const THREADS = Math.min(2, os.availableParallelism());
+const RUNS = 5;
 const PYTHON = '/usr/bin/python3';
+
+interface Times {
+  /** The first run, cold. */
+  cold: number;
+  /** Median of the RUNS runs after it. */
+  median: number;
+}
 
 interface ChildResult {
   rows: number;
   bytes: number;
   /** total = load (check and Parquet copy side by side) + profile; check alone for reference. */
-  ours: { check: number; load: number; profile: number; total: number };
-  duckdb: { summarize: number; correlations: number; total: number };
+  ours: { check: Times; load: Times; profile: Times; total: Times };
+  duckdb: { summarize: Times; correlations: Times; total: Times };
   /** The same two queries on the stored Parquet copy (against our profile step alone). */
-  duckdbParquet: { summarize: number; correlations: number; total: number };
-  pandas: { inProcess: number; wall: number } | null;
+  duckdbParquet: { summarize: Times; correlations: Times; total: Times };
+  pandas: { inProcess: Times; wall: number } | null;
   memory: { baseRssMb: number; peakRssMb: number; peakHeapMb: number };
   profile: { columns: number; alerts: number; duplicates: number; frequency: string | null };
+}
+
+function times(runs: number[]): Times {
+  const rest = runs.slice(1).sort((a, b) => a - b);
+  return { cold: runs[0]!, median: rest[Math.floor(rest.length / 2)] ?? runs[0]! };
+}
+
+/** Per-field Times of a list of runs of the same shape. */
+function summarize<K extends string>(runs: Record<K, number>[]): Record<K, Times> {
+  const keys = Object.keys(runs[0]!) as K[];
+  return Object.fromEntries(keys.map((k) => [k, times(runs.map((r) => r[k]))])) as Record<K, Times>;
 }
 
 /** mulberry32 */
@@ -81,12 +106,14 @@ async function generate(file: string, rows: number): Promise<void> {
 const PANDAS = `
 import sys, time
 import pandas as pd
-t = time.perf_counter()
-df = pd.read_csv(sys.argv[1])
-d = df.describe()
-m = df.isna().sum()
-c = df.corr(numeric_only=True)
-print(time.perf_counter() - t)
+for _ in range(int(sys.argv[2])):
+    t = time.perf_counter()
+    df = pd.read_csv(sys.argv[1])
+    d = df.describe()
+    m = df.isna().sum()
+    c = df.corr(numeric_only=True)
+    print(time.perf_counter() - t)
+    del df, d, m, c
 `;
 
 async function child(rows: number): Promise<ChildResult> {
@@ -100,25 +127,17 @@ async function child(rows: number): Promise<ChildResult> {
     const baseRss = process.memoryUsage().rss;
     let peakRss = baseRss;
     let peakHeap = process.memoryUsage().heapUsed;
+    let inOurs = false;
     const sampler = setInterval(() => {
+      if (!inOurs) return;
       const m = process.memoryUsage();
       peakRss = Math.max(peakRss, m.rss);
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 20);
 
     const engine = createProfilingEngine({ threads: THREADS, memoryLimit: '1GB' });
-    const t0 = performance.now();
-    // The check alone, then (what the product runs) the check and the Parquet copy side by side.
-    await engine.check(csv, 'data.csv');
-    const t1 = performance.now();
-    await engine.load(csv, 'data.csv', undefined, path.join(dir, 'data.parquet'));
-    const t2 = performance.now();
-    const profile = await engine.profile(path.join(dir, 'data.parquet'));
-    const t3 = performance.now();
-    clearInterval(sampler);
-    engine.close();
-
     const db = createDuckDb({ threads: THREADS, memoryLimit: '1GB' });
+    const parquetFile = path.join(dir, 'data.parquet');
     const raw = (rel: string) =>
       db.withConnection(async (conn) => {
         const a = performance.now();
@@ -130,17 +149,42 @@ async function child(rows: number): Promise<ChildResult> {
         const c = performance.now();
         return { summarize: b - a, correlations: c - b, total: c - a };
       });
-    const duckdb = await raw(`read_csv(${literal(csv)})`);
-    const duckdbParquet = await raw(`read_parquet(${literal(path.join(dir, 'data.parquet'))})`);
+    const oursRuns: { check: number; load: number; profile: number; total: number }[] = [];
+    const rawRuns: { summarize: number; correlations: number; total: number }[] = [];
+    const rawParquetRuns: typeof rawRuns = [];
+    let profile: DatasetProfile | null = null;
+    for (let run = 0; run <= RUNS; run++) {
+      rmSync(parquetFile, { force: true });
+      inOurs = true;
+      const t0 = performance.now();
+      // The check alone, then (what the product runs) the check and the Parquet copy side by side.
+      await engine.check(csv, 'data.csv');
+      const t1 = performance.now();
+      await engine.load(csv, 'data.csv', undefined, parquetFile);
+      const t2 = performance.now();
+      profile = await engine.profile(parquetFile);
+      const t3 = performance.now();
+      inOurs = false;
+      oursRuns.push({ check: t1 - t0, load: t2 - t1, profile: t3 - t2, total: t3 - t1 });
+      rawRuns.push(await raw(`read_csv(${literal(csv)})`));
+      rawParquetRuns.push(await raw(`read_parquet(${literal(parquetFile)})`));
+    }
+    clearInterval(sampler);
+    engine.close();
     db.close();
 
     let pandas: ChildResult['pandas'] = null;
     if (existsSync(PYTHON)) {
       const w0 = performance.now();
-      const r = spawnSync(PYTHON, ['-c', PANDAS, csv], { encoding: 'utf8' });
+      const r = spawnSync(PYTHON, ['-c', PANDAS, csv, String(RUNS + 1)], { encoding: 'utf8' });
       const wall = performance.now() - w0;
-      if (r.status === 0) pandas = { inProcess: Number(r.stdout.trim()) * 1000, wall };
-      else
+      if (r.status === 0) {
+        const runs = r.stdout
+          .trim()
+          .split('\n')
+          .map((line) => Number(line) * 1000);
+        pandas = { inProcess: times(runs), wall: wall / (RUNS + 1) };
+      } else
         console.error(
           `pandas run failed (is python3-pandas installed?): ${r.stderr.slice(0, 300)}`,
         );
@@ -148,9 +192,9 @@ async function child(rows: number): Promise<ChildResult> {
     return {
       rows,
       bytes,
-      ours: { check: t1 - t0, load: t2 - t1, profile: t3 - t2, total: t3 - t1 },
-      duckdb,
-      duckdbParquet,
+      ours: summarize(oursRuns),
+      duckdb: summarize(rawRuns),
+      duckdbParquet: summarize(rawParquetRuns),
       pandas,
       memory: {
         baseRssMb: baseRss / 2 ** 20,
@@ -158,10 +202,10 @@ async function child(rows: number): Promise<ChildResult> {
         peakHeapMb: peakHeap / 2 ** 20,
       },
       profile: {
-        columns: profile.columnCount,
-        alerts: profile.alerts.length,
-        duplicates: profile.duplicateRows,
-        frequency: profile.timeSeries?.frequency ?? null,
+        columns: profile!.columnCount,
+        alerts: profile!.alerts.length,
+        duplicates: profile!.duplicateRows,
+        frequency: profile!.timeSeries?.frequency ?? null,
       },
     };
   } finally {
@@ -192,27 +236,31 @@ async function main() {
   console.log(
     `DuckDB threads: ${THREADS}; machine: ${os.cpus()[0]?.model ?? '?'} x ${os.cpus().length}`,
   );
+  const m = (t: Times) => s(t.median);
+  console.log(
+    `Medians of ${RUNS} runs after a first (cold) one, each side; the cold runs are shown in brackets.`,
+  );
   for (const r of results) {
     console.log(`\n${r.rows.toLocaleString('en')} rows, ${(r.bytes / 2 ** 20).toFixed(1)} MB CSV`);
     console.log(
-      `  ours: ${s(r.ours.total)} (check + CSV->Parquet side by side ${s(r.ours.load)}, profile ${s(r.ours.profile)}; the check alone ${s(r.ours.check)})`,
+      `  ours: ${m(r.ours.total)} [${s(r.ours.total.cold)}] (check + CSV->Parquet side by side ${m(r.ours.load)}, profile ${m(r.ours.profile)}; the check alone ${m(r.ours.check)})`,
     );
     console.log(
-      `  DuckDB SUMMARIZE + 3 correlations: ${s(r.duckdb.total)} (SUMMARIZE ${s(r.duckdb.summarize)}, corr ${s(r.duckdb.correlations)})` +
-        `  -> ours / raw = ${(r.ours.total / r.duckdb.total).toFixed(2)}x (goal <= 1.5x)`,
+      `  DuckDB SUMMARIZE + 3 correlations: ${m(r.duckdb.total)} [${s(r.duckdb.total.cold)}] (SUMMARIZE ${m(r.duckdb.summarize)}, corr ${m(r.duckdb.correlations)})` +
+        `  -> ours / raw = ${(r.ours.total.median / r.duckdb.total.median).toFixed(2)}x (goal <= 1.5x)`,
     );
     console.log(
-      `  on the stored Parquet: our profile ${s(r.ours.profile)} vs SUMMARIZE + 3 correlations ${s(r.duckdbParquet.total)}` +
-        `  -> ${(r.ours.profile / r.duckdbParquet.total).toFixed(2)}x`,
+      `  on the stored Parquet: our profile ${m(r.ours.profile)} vs SUMMARIZE + 3 correlations ${m(r.duckdbParquet.total)}` +
+        `  -> ${(r.ours.profile.median / r.duckdbParquet.total.median).toFixed(2)}x`,
     );
     if (r.pandas) {
       console.log(
-        `  pandas read_csv + describe + isna().sum() + corr: ${s(r.pandas.inProcess)} in Python (${s(r.pandas.wall)} with start-up)` +
-          `  -> pandas / ours = ${(r.pandas.inProcess / r.ours.total).toFixed(2)}x`,
+        `  pandas read_csv + describe + isna().sum() + corr: ${m(r.pandas.inProcess)} [${s(r.pandas.inProcess.cold)}] in Python` +
+          `  -> pandas / ours = ${(r.pandas.inProcess.median / r.ours.total.median).toFixed(2)}x (goal > 1)`,
       );
     } else console.log('  pandas: not installed (/usr/bin/python3 with python3-pandas)');
     console.log(
-      `  memory: RSS ${r.memory.baseRssMb.toFixed(0)} MB before, peak ${r.memory.peakRssMb.toFixed(0)} MB; JS heap peak ${r.memory.peakHeapMb.toFixed(0)} MB`,
+      `  memory over our runs: RSS ${r.memory.baseRssMb.toFixed(0)} MB before, peak ${r.memory.peakRssMb.toFixed(0)} MB; JS heap peak ${r.memory.peakHeapMb.toFixed(0)} MB`,
     );
     console.log(
       `  profile: ${r.profile.columns} columns, ${r.profile.alerts} alerts, ${r.profile.duplicates} duplicate rows, time index ${r.profile.frequency ?? 'none'}`,

@@ -77,13 +77,20 @@ async function writeParquet(
   out: string,
 ): Promise<string[]> {
   let relation = sourceRelation(filePath, check);
-  let columns: ColumnInfo[];
-  try {
-    columns = await describeRelation(conn, relation);
-  } catch (e) {
-    throw readError(e, filePath, check);
+  let first: { select: string; dropped: string[] };
+  if (check.format === 'csv' && !(check.header ?? []).some((h) => h.trim() === '')) {
+    // Every CSV column is kept as it is: no need to have DuckDB sniff the types twice (once
+    // for DESCRIBE, once for the copy; 20-60 ms at a million rows, before the copy could start).
+    first = { select: '*', dropped: [] };
+  } else {
+    let columns: ColumnInfo[];
+    try {
+      columns = await describeRelation(conn, relation);
+    } catch (e) {
+      throw readError(e, filePath, check);
+    }
+    first = await selectList(conn, relation, columns, check);
   }
-  const first = await selectList(conn, relation, columns, check);
   try {
     await conn.run(copyTo(first.select, relation, out));
     return first.dropped;
