@@ -39,21 +39,37 @@ export async function withSource<T>(
       type: String(r.column_type),
     }));
     // Fresh connections only: the caller's own connection may be busy meanwhile.
-    const opened: Promise<DuckDBConnection>[] = [];
+    const toClose: DuckDBConnection[] = [];
     const free: DuckDBConnection[] = [];
-    const waiting: ((c: DuckDBConnection) => void)[] = [];
+    const waiting: ((c: DuckDBConnection | Error) => void)[] = [];
+    let opened = 0; // usable connections and those being opened
+    // One more connection. If it cannot be opened, the next task in the queue tries again, so
+    // no task waits for a connection that will never come.
+    const openOne = async (): Promise<DuckDBConnection> => {
+      opened++;
+      try {
+        const c = await db.connect();
+        toClose.push(c);
+        await open(c);
+        return c;
+      } catch (e) {
+        opened--;
+        const next = waiting.shift();
+        if (next) {
+          openOne().then(next, (e2: unknown) =>
+            next(e2 instanceof Error ? e2 : new Error(String(e2))),
+          );
+        }
+        throw e;
+      }
+    };
     const acquire = (): Promise<DuckDBConnection> => {
       const idle = free.pop();
       if (idle) return Promise.resolve(idle);
-      if (opened.length < db.connections) {
-        const next = db.connect().then(async (c) => {
-          await open(c);
-          return c;
-        });
-        opened.push(next);
-        return next;
-      }
-      return new Promise((resolve) => waiting.push(resolve));
+      if (opened < db.connections) return openOne();
+      return new Promise((resolve, reject) =>
+        waiting.push((c) => (c instanceof Error ? reject(c) : resolve(c))),
+      );
     };
     const release = (c: DuckDBConnection) => {
       const next = waiting.shift();
@@ -85,8 +101,7 @@ export async function withSource<T>(
     } finally {
       // A failed task fails its run at once; the others finish before their connections close.
       await Promise.allSettled([...running]);
-      const all = await Promise.allSettled(opened);
-      for (const c of all) if (c.status === 'fulfilled') c.value.closeSync();
+      for (const c of toClose) c.closeSync();
     }
   });
 }
