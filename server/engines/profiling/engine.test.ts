@@ -508,3 +508,66 @@ describe('loading a file: the check and the Parquet copy side by side', () => {
     expect(exists(`${file}.parquet`)).toBe(false);
   });
 });
+
+describe('a column that counts rows', () => {
+  // The same values twice: as a row counter (worked out in closed form) and shuffled (through
+  // the table of distinct values), with a far outlier elsewhere so the fences are not trivial.
+  const n = 1_237;
+  const first = -40;
+  const shuffled = Array.from({ length: n }, (_, i) => first + ((i * 389) % n));
+  const csv = [
+    'counter,shuffled,other',
+    ...Array.from({ length: n }, (_, i) => `${first + i},${shuffled[i]},${i % 3}`),
+  ].join('\n');
+
+  it('has exactly the statistics of the same values in another order', async () => {
+    const p = await engine.profile(await stored('counter.csv', csv));
+    const counter = col(p, 'counter');
+    const general = col(p, 'shuffled');
+    expect(new Set(shuffled).size).toBe(n); // a permutation: the same multiset
+    expect(counter).toMatchObject({ count: n, distinct: n, unique: n, missing: 0 });
+    expect(counter.topValues).toEqual(general.topValues);
+    expect(counter.topValues[0]).toEqual({ value: -40, count: 1, share: 1 / n });
+    const a = counter.numeric!;
+    const b = general.numeric!;
+    expect(a.histogram).toEqual(b.histogram);
+    expect(a.quantiles).toEqual(b.quantiles);
+    expect(a.outliers).toEqual(b.outliers);
+    expect([a.min, a.max, a.sum, a.zeros, a.negatives]).toEqual([
+      b.min,
+      b.max,
+      b.sum,
+      b.zeros,
+      b.negatives,
+    ]);
+    expect([a.min, a.max, a.zeros, a.negatives]).toEqual([-40, 1196, 1, 40]);
+    for (const k of ['mean', 'sd', 'variance', 'skewness', 'kurtosis', 'cv'] as const) {
+      expect(a[k]!, k).toBeCloseTo(b[k]!, 9);
+    }
+    // The closed forms: variance n(n+1)/12, skewness 0.
+    expect(a.variance).toBeCloseTo((n * (n + 1)) / 12, 6);
+    expect(a.skewness).toBe(0);
+    // A key column: no duplicate rows without hashing whole rows.
+    expect(p.duplicateRows).toBe(0);
+  });
+
+  it('is not taken for a counter with a gap, a repeat or a missing value', async () => {
+    const lines = [
+      'a,b,c,d',
+      ...Array.from({ length: 50 }, (_, i) => {
+        const gap = i < 25 ? i : i + 1;
+        const repeat = i === 49 ? 48 : i;
+        const missing = i === 10 ? '' : String(i);
+        return `${gap},${repeat},${missing},${49 - i}`;
+      }),
+    ];
+    const p = await engine.profile(await stored('not-counters.csv', lines.join('\n')));
+    expect(col(p, 'a').numeric!.max).toBe(50);
+    expect(col(p, 'b')).toMatchObject({ distinct: 49, unique: 48 });
+    expect(col(p, 'b').topValues[0]).toEqual({ value: 48, count: 2, share: 2 / 50 });
+    expect(col(p, 'c')).toMatchObject({ count: 49, missing: 1, distinct: 49 });
+    // Counting down is not counting rows, but the numbers are the same as counting up.
+    expect(col(p, 'd')).toMatchObject({ distinct: 50, unique: 50 });
+    expect(col(p, 'd').numeric!.quantiles.p50).toBe(24.5);
+  });
+});
