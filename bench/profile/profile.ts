@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { createDuckDb } from '../../server/engines/profiling/duckdb';
 import { createProfilingEngine } from '../../server/engines/profiling/index';
 import { literal } from '../../server/engines/profiling/sql';
+import { seededRandom } from '../../server/engines/seeded-random';
 import type { DatasetProfile } from '../../common/teams/data';
 
 const THREADS = Math.min(2, os.availableParallelism());
@@ -63,20 +64,9 @@ function summarize<K extends string>(runs: Record<K, number>[]): Record<K, Times
   return Object.fromEntries(keys.map((k) => [k, times(runs.map((r) => r[k]))])) as Record<K, Times>;
 }
 
-/** mulberry32 */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Writes `rows` rows: id, date (daily, 8 regions per day), region, sector, 5 numeric columns. */
 async function generate(file: string, rows: number): Promise<void> {
-  const random = rng(1);
+  const random = seededRandom(1);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const regions = ['North', 'South', 'East', 'West', 'Centre', 'Coast', 'Hills', 'Islands'];
   const out = createWriteStream(file);

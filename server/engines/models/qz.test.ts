@@ -2,17 +2,12 @@ import { EigenvalueDecomposition, Matrix, solve } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { zeros, type Mat } from './linalg';
 import { eigenPair, qz, reorder, type ComplexMat, type QZResult } from './qz';
+import { seededRandom } from '../seeded-random';
 
-/** A deterministic pseudo-random generator so failures are reproducible. */
+/** A deterministic pseudo-random generator (centred on 0) so failures are reproducible. */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const uniform = seededRandom(seed);
+  return () => uniform() - 0.5;
 }
 
 function randomMat(n: number, next: () => number): Mat {

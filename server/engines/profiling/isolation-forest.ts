@@ -1,3 +1,5 @@
+import { seededRandom } from '../seeded-random';
+
 /**
  * Isolation forest (Liu, Ting and Zhou 2008) for the cleaning step's outlier detection: trees
  * of random axis-aligned splits grown on small subsamples; a point isolated in few splits is
@@ -13,18 +15,6 @@ export const SCORE_THRESHOLD = 0.6;
 type Node =
   | { leaf: true; size: number }
   | { leaf: false; feature: number; split: number; left: Node; right: Node };
-
-/** mulberry32: a small, fast PRNG with a seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Average path length of an unsuccessful search in a binary search tree of n points. */
 export function averagePath(n: number): number {

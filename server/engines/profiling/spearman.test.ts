@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../seeded-random';
 import { averageRanks, spearmanMatrix } from './spearman';
 
 /** Average ranks the plain way: sort positions with a comparator, ties share the mean rank. */
@@ -12,16 +13,6 @@ function reference(values: number[]): number[] {
     start = end;
   }
   return ranks;
-}
-
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const all = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
@@ -40,7 +31,7 @@ describe('averageRanks', () => {
   });
 
   it('agrees with the comparator sort on 50,000 random values of several shapes', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     const shapes: (() => number)[] = [
       () => (random() - 0.5) * 1e6, // continuous, both signs
       () => Math.floor(random() * 40), // many ties
