@@ -448,8 +448,8 @@ describe('row preview', () => {
 });
 
 describe('loading a file: the check and the Parquet copy side by side', () => {
-  // More than the check's first 1 MB read, so the copy has started before the bad line is met.
-  const rows = Array.from({ length: 60_000 }, (_, i) => `${i},${(i * 0.37).toFixed(2)},r${i % 7}`);
+  // Well over the check's first 1 MB read, so the copy has started before the bad line is met.
+  const rows = Array.from({ length: 150_000 }, (_, i) => `${i},${(i * 0.37).toFixed(2)},r${i % 7}`);
   const big = ['id,value,region', ...rows].join('\n');
   const exists = (file: string) => {
     try {
@@ -464,18 +464,18 @@ describe('loading a file: the check and the Parquet copy side by side', () => {
     const file = path.join(dir, 'load-good.csv');
     writeFileSync(file, big);
     const { check, table } = await engine.load(file, 'good.csv', undefined, `${file}.parquet`);
-    expect(check).toMatchObject({ format: 'csv', delimiter: ',', records: 60_000 });
-    expect(table.rows).toBe(60_000);
+    expect(check).toMatchObject({ format: 'csv', delimiter: ',', records: 150_000 });
+    expect(table.rows).toBe(150_000);
     expect(table.columns.map((c) => c.name)).toEqual(['id', 'value', 'region']);
     expect(exists(`${file}.parquet`)).toBe(true);
   });
 
   it('reports a ragged row deep in the file as the check does, and leaves no Parquet copy', async () => {
     const file = path.join(dir, 'load-ragged.csv');
-    writeFileSync(file, `${big}\n60000,1.5\n`);
+    writeFileSync(file, `${big}\n150000,1.5\n`);
     const refused = engine.load(file, 'ragged.csv', undefined, `${file}.parquet`);
     await expect(refused).rejects.toBeInstanceOf(DataError);
-    await expect(refused).rejects.toThrow(/Row 60001 \(line 60002\) has 2 fields/);
+    await expect(refused).rejects.toThrow(/Row 150001 \(line 150002\) has 2 fields/);
     expect(exists(`${file}.parquet`)).toBe(false);
   });
 
@@ -483,10 +483,10 @@ describe('loading a file: the check and the Parquet copy side by side', () => {
     const file = path.join(dir, 'load-latin1.csv');
     writeFileSync(
       file,
-      Buffer.concat([Buffer.from(`${big}\n60000,1.5,`), Buffer.from([0xe9]), Buffer.from('\n')]),
+      Buffer.concat([Buffer.from(`${big}\n150000,1.5,`), Buffer.from([0xe9]), Buffer.from('\n')]),
     );
     const refused = engine.load(file, 'latin1.csv', undefined, `${file}.parquet`);
-    await expect(refused).rejects.toThrow(/not valid UTF-8 \(first bad byte 0xe9 on line 60002\)/);
+    await expect(refused).rejects.toThrow(/not valid UTF-8 \(first bad byte 0xe9 on line 150002\)/);
     expect(exists(`${file}.parquet`)).toBe(false);
   });
 
@@ -497,6 +497,35 @@ describe('loading a file: the check and the Parquet copy side by side', () => {
       /one object with nested data/,
     );
     expect(exists(`${file}.parquet`)).toBe(false);
+  });
+
+  it('counts the records of a CSV from the copy (blank lines skipped, as the check skips them)', async () => {
+    const file = path.join(dir, 'load-blank-lines.csv');
+    writeFileSync(file, 'a,b\n1,2\n\n3,4\n\n');
+    const { check, table } = await engine.load(file, 'blank.csv', undefined, `${file}.parquet`);
+    expect(check.records).toBe(2);
+    expect(table.rows).toBe(2);
+    expect((await engine.check(file, 'blank.csv')).records).toBe(2);
+  });
+
+  it('says a CSV with a header and no rows has no data rows, and leaves no copy', async () => {
+    const file = path.join(dir, 'load-header-only.csv');
+    writeFileSync(file, 'a,b,c\n');
+    await expect(engine.load(file, 'header.csv', undefined, `${file}.parquet`)).rejects.toThrow(
+      'The file has a header but no data rows.',
+    );
+    expect(exists(`${file}.parquet`)).toBe(false);
+  });
+
+  it("gives DuckDB's reason when DuckDB refuses a file the check accepts (a lone CR)", async () => {
+    const file = path.join(dir, 'load-lone-cr.csv');
+    writeFileSync(file, `${big}\n1,2,3\r4,5,6\n`);
+    const refused = engine.load(file, 'cr.csv', undefined, `${file}.parquet`);
+    await expect(refused).rejects.toBeInstanceOf(DataError);
+    await expect(refused).rejects.toThrow(/^The CSV file could not be read: /);
+    expect(exists(`${file}.parquet`)).toBe(false);
+    // The whole check alone accepts it: a lone CR ends a record there.
+    expect((await engine.check(file, 'cr.csv')).records).toBe(150_002);
   });
 
   it('refuses by name or content before any copy starts', async () => {

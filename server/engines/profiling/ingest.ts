@@ -2,7 +2,13 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne, queryRows, toNumber, type DuckDb } from './duckdb';
 import { DataError } from './errors';
-import { checkDataFile, type DataFormat, type FileCheck, type FileLayout } from './inspect';
+import {
+  checkDataFile,
+  checkForLoading,
+  type DataFormat,
+  type FileCheck,
+  type FileLayout,
+} from './inspect';
 import { ident, literal, parquet, PARQUET_OPTIONS } from './sql';
 
 /**
@@ -150,9 +156,9 @@ async function selectList(
 /**
  * Checks a file and writes its Parquet copy side by side: the copy starts as soon as the check
  * has read the first record (format, delimiter and header are known then) while the check reads
- * on, so a large file is read by both at once instead of one after the other. A refusal by the
- * check wins over DuckDB's own error (it names the line and what to do), and a copy written
- * from a file the check refuses is removed.
+ * on. For a CSV file the check reads on for UTF-8 only (checkForLoading) and DuckDB's strict
+ * reader refuses rows that do not match the header; when DuckDB refuses the file, the whole
+ * check runs to name the problem and the line. Whatever refuses the file, no copy is left.
  */
 export async function loadFile(
   db: DuckDb,
@@ -163,9 +169,9 @@ export async function loadFile(
 ): Promise<{ check: FileCheck; table: TableInfo }> {
   // Set from the check's callback (a holder, so the type checker sees it may be set).
   const started: { copy?: Promise<TableInfo> } = {};
-  let check: FileCheck;
+  let checked: Awaited<ReturnType<typeof checkForLoading>>;
   try {
-    check = await checkDataFile(filePath, fileName, expected, (layout) => {
+    checked = await checkForLoading(filePath, fileName, expected, (layout) => {
       started.copy = ingestFile(db, filePath, layout, parquetPath);
       started.copy.catch(() => undefined); // awaited below; a failure surfaces there
     });
@@ -176,8 +182,20 @@ export async function loadFile(
     }
     throw e;
   }
-  const table = await (started.copy ?? ingestFile(db, filePath, check, parquetPath));
-  return { check, table };
+  let table: TableInfo;
+  try {
+    table = await (started.copy ?? ingestFile(db, filePath, checked, parquetPath));
+  } catch (e) {
+    // The check's refusal says which row and what to do; DuckDB's, where the check finds none.
+    if (checked.records === null) await checkDataFile(filePath, fileName, expected);
+    throw e;
+  }
+  if (checked.records === null && table.rows === 0) {
+    await rm(parquetPath, { force: true });
+    await checkDataFile(filePath, fileName, expected); // "a header but no data rows"
+    throw new DataError('empty', 'The file has a header but no data rows.');
+  }
+  return { check: { ...checked, records: checked.records ?? table.rows }, table };
 }
 
 function copyTo(select: string, relation: string, out: string): string {

@@ -4,8 +4,7 @@ import { computeAlerts } from './alerts';
 import { familyOf, profiledColumns } from './columns';
 import { candidateCorrelations, correlationCandidates, selectCorrelations } from './correlations';
 import { queryOne, toNumber, type DuckDb } from './duckdb';
-import type { ColumnInfo } from './ingest';
-import { serialPool, withSource, type SourcePool } from './source';
+import { withSource, type SourceColumn, type SourcePool } from './source';
 import { profileColumns, TOP_VALUES, type ValueCounts } from './stats';
 import { profileTimeSeries, startTimeSeries } from './timeseries';
 
@@ -16,30 +15,31 @@ import { profileTimeSeries, startTimeSeries } from './timeseries';
 
 export async function profileSource(
   conn: DuckDBConnection,
-  info: ColumnInfo[],
-  pool: SourcePool = serialPool(conn),
+  info: SourceColumn[],
+  pool: SourcePool,
 ): Promise<DatasetProfile> {
   const rowCount = toNumber((await queryOne(conn, 'SELECT count(*) AS n FROM src')).n) ?? 0;
-  // Correlations need only the storage types to start: they run beside the column statistics.
+  // Every query goes through the pool's one queue, at most one per core at a time, in this
+  // order: correlations (they need only the storage types), the period table of a date column,
+  // then the columns' statistics.
   const candidates = correlationCandidates(info);
   const numericCount = info.filter((c) => familyOf(c.type) === 'numeric').length;
   const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount);
   matrices.catch(() => undefined); // awaited below; a failure surfaces there
-  // So does the period table of a date column, on this connection (idle meanwhile) unless the
-  // pool's tasks run on it too.
-  const early = pool.sharesConnection
-    ? Promise.resolve(null)
-    : startTimeSeries(conn, info, TOP_VALUES);
+  const early = pool.run([(c) => startTimeSeries(c, info, TOP_VALUES)]).then(([e]) => e ?? null);
   early.catch(() => undefined);
   const given = new Map<string, Promise<ValueCounts | null>>();
   const date = info.find((c) => familyOf(c.type) === 'datetime');
-  if (date?.type.toUpperCase() === 'DATE' && !pool.sharesConnection) {
+  if (date?.type.toUpperCase() === 'DATE') {
     given.set(
       date.name,
       early.then((e) => e?.dateCounts ?? null),
     );
   }
-  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given);
+  // The numeric columns with many distinct values first: they take longest, and the queue
+  // should not end on one of them running alone.
+  const cost = new Map(info.map((c) => [c.name, c.storedDistinct ?? Infinity]));
+  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given, cost);
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different
   // value in every row (an id) already proves there are none, without hashing whole rows.
   const keyColumn = columns.some((c) => c.missing === 0 && c.distinct === rowCount);

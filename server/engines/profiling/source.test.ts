@@ -13,7 +13,9 @@ const db = createDuckDb({ threads: 1, connections: 2 });
 
 beforeAll(async () => {
   await db.withConnection((c) =>
-    c.run(`COPY (SELECT range AS x FROM range(100)) TO '${file}' (FORMAT parquet)`),
+    c.run(
+      `COPY (SELECT range AS x, 'k' || (range % 3) AS k FROM range(100)) TO '${file}' (FORMAT parquet)`,
+    ),
   );
 });
 afterAll(() => {
@@ -39,7 +41,13 @@ describe('withSource pool', () => {
         return `${name}:${row.n}`;
       };
     const results = await withSource(db, file, async (_conn, columns, pool) => {
-      expect(columns).toEqual([{ name: 'x', type: 'BIGINT' }]);
+      // The file's own statistics count the distinct values of a dictionary-encoded column.
+      expect(columns.map((c) => [c.name, c.type])).toEqual([
+        ['x', 'BIGINT'],
+        ['k', 'VARCHAR'],
+      ]);
+      expect(columns[1]!.storedDistinct).toBe(3);
+      expect(columns[0]!.storedDistinct).toBeNull(); // 100 distinct of 100: not a dictionary
       const first = pool.run([task('a1'), task('a2'), task('a3')]);
       const second = pool.run([task('b1'), task('b2')]);
       return Promise.all([first, second]);

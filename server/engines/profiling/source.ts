@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryRows, type DuckDb } from './duckdb';
+import { queryRows, toNumber, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
 import { literal, parquet } from './sql';
 
@@ -14,15 +14,23 @@ import { literal, parquet } from './sql';
  */
 export interface SourcePool {
   run<T>(tasks: ((conn: DuckDBConnection) => Promise<T>)[]): Promise<T[]>;
-  /** The tasks run on the caller's connection, which must then not run anything beside them. */
-  readonly sharesConnection: boolean;
+}
+
+/** A column of the source, with what the Parquet file's own statistics say about it. */
+export interface SourceColumn extends ColumnInfo {
+  /**
+   * Distinct values as the file's statistics count them, summed over its row groups (so at most
+   * that many), when every row group has the count (DuckDB writes it for dictionary-encoded
+   * columns, that is for columns with few distinct values); null otherwise.
+   */
+  storedDistinct: number | null;
 }
 
 /** Runs `fn` on a connection where the view `src` reads the Parquet file. */
 export async function withSource<T>(
   db: DuckDb,
   file: string,
-  fn: (conn: DuckDBConnection, columns: ColumnInfo[], pool: SourcePool) => Promise<T>,
+  fn: (conn: DuckDBConnection, columns: SourceColumn[], pool: SourcePool) => Promise<T>,
 ): Promise<T> {
   // src_numbered adds each row's position in the file, for repeatable even samples.
   const open = async (conn: DuckDBConnection) => {
@@ -34,9 +42,17 @@ export async function withSource<T>(
   return db.withConnection(async (conn) => {
     await open(conn);
     const described = await queryRows(conn, 'DESCRIBE src');
+    const stored = await queryRows(
+      conn,
+      `SELECT path_in_schema AS name,
+              CASE WHEN count(stats_distinct_count) = count(*) THEN sum(stats_distinct_count)::DOUBLE END AS d
+       FROM parquet_metadata(${literal(file)}) GROUP BY 1`,
+    );
+    const distinct = new Map(stored.map((r) => [String(r.name), toNumber(r.d)]));
     const columns = described.map((r) => ({
       name: String(r.column_name),
       type: String(r.column_type),
+      storedDistinct: distinct.get(String(r.column_name)) ?? null,
     }));
     // Fresh connections only: the caller's own connection may be busy meanwhile.
     const toClose: DuckDBConnection[] = [];
@@ -78,7 +94,6 @@ export async function withSource<T>(
     };
     const running = new Set<Promise<unknown>>();
     const pool: SourcePool = {
-      sharesConnection: false,
       run: (tasks) =>
         Promise.all(
           tasks.map((task) => {
@@ -105,13 +120,3 @@ export async function withSource<T>(
     }
   });
 }
-
-/** A pool that runs its tasks one after another on one connection. */
-export const serialPool = (conn: DuckDBConnection): SourcePool => ({
-  sharesConnection: true,
-  async run(tasks) {
-    const out = [];
-    for (const t of tasks) out.push(await t(conn));
-    return out;
-  },
-});

@@ -561,9 +561,14 @@ export async function profileColumns(
   pool: SourcePool,
   /** Value counts computed elsewhere (a date column's, from the period table), by column name. */
   given: Map<string, Promise<ValueCounts | null>> = new Map(),
+  /** How costly each column's statistics are expected to be (the costliest are queued first). */
+  cost: Map<string, number> = new Map(),
 ): Promise<ColumnProfile[]> {
   if (columns.length === 0) return [];
-  const numeric = columns.filter((c) => c.family === 'numeric');
+  const costOf = (c: ProfiledColumn) => cost.get(c.name) ?? 0;
+  const numeric = columns
+    .filter((c) => c.family === 'numeric')
+    .sort((a, b) => costOf(b) - costOf(a) || a.index - b.index);
   const others = columns.filter((c) => c.family !== 'numeric');
   const counted = others.filter((c) => c.family !== 'unsupported' && !given.has(c.name));
   // The costliest first (numeric columns), so the pool's last tasks are short ones.

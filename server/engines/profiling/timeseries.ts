@@ -371,8 +371,8 @@ export async function startTimeSeries(
 
 /**
  * The time-series part of a profile, or null when the table has no time index. `early` is
- * what startTimeSeries built on this connection; it is used when the index and the columns
- * chosen agree with it, and otherwise `__periods` is built again.
+ * what startTimeSeries computed (on a connection of the pool); it is used when the index and
+ * the columns chosen agree with it, and otherwise `__periods` is built on this connection.
  */
 export async function profileTimeSeries(
   conn: DuckDBConnection,
