@@ -187,6 +187,23 @@ describe('time index', () => {
     const lags = p.timeSeries!.autocorrelation[0]!.lags;
     expect(lags).toHaveLength(4); // monthly asks for 12, capped at periods - 2
     lags.forEach((v, i) => expect(v).toBeCloseTo(acf(i + 1), 12));
+    expect(col(p, 'date').datetime).toEqual({
+      min: '2020-01-01 00:00:00',
+      max: '2020-12-01 00:00:00',
+    });
+  });
+
+  it('gives the range of timestamp columns to the second', async () => {
+    const p = await engine.profile(
+      await stored(
+        'stamps.csv',
+        'at,v\n2021-03-04 05:06:07,1\n2019-12-31 23:59:59,2\n2021-03-04 05:06:08,3\n',
+      ),
+    );
+    expect(col(p, 'at')).toMatchObject({
+      storageType: 'TIMESTAMP',
+      datetime: { min: '2019-12-31 23:59:59', max: '2021-03-04 05:06:08' },
+    });
   });
 
   it('reads a series without its empty periods, beside a full one, and counts the date column once', async () => {

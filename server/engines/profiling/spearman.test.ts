@@ -71,3 +71,46 @@ describe('spearmanMatrix', () => {
     expect(m[2]![2]).toBe(1);
   });
 });
+
+describe('spearmanMatrix on columns with gaps', () => {
+  /** pandas' rule the plain way: each pair on its rows where both are present. */
+  function naive(columns: number[][]): (number | null)[][] {
+    const pearsonOf = (a: number[], b: number[]) => {
+      const ma = a.reduce((s, v) => s + v, 0) / a.length;
+      const mb = b.reduce((s, v) => s + v, 0) / b.length;
+      let sab = 0;
+      let saa = 0;
+      let sbb = 0;
+      a.forEach((v, i) => {
+        sab += (v - ma) * (b[i]! - mb);
+        saa += (v - ma) ** 2;
+        sbb += (b[i]! - mb) ** 2;
+      });
+      return sab / Math.sqrt(saa * sbb);
+    };
+    return columns.map((a, i) =>
+      columns.map((b, j) => {
+        if (i === j) return 1;
+        const rows = a.map((_, r) => r).filter((r) => !Number.isNaN(a[r]!) && !Number.isNaN(b[r]!));
+        return pearsonOf(reference(rows.map((r) => a[r]!)), reference(rows.map((r) => b[r]!)));
+      }),
+    );
+  }
+
+  it('agrees with ranking every pair on its own rows, ties and gaps included', async () => {
+    const random = seededRandom(11);
+    const n = 3_000;
+    const complete1 = Array.from({ length: n }, () => Math.floor(random() * 50));
+    const complete2 = Array.from({ length: n }, (_, i) => complete1[i]! * 2 + random());
+    const gappy1 = Array.from({ length: n }, () => (random() < 0.2 ? NaN : random() * 10));
+    const gappy2 = Array.from({ length: n }, () =>
+      random() < 0.1 ? NaN : Math.round(random() * 5),
+    );
+    const columns = [complete1, gappy1, complete2, gappy2];
+    const got = await spearmanMatrix(columns.map((c) => Float64Array.from(c)));
+    const want = naive(columns);
+    for (let i = 0; i < 4; i++) {
+      for (let j = 0; j < 4; j++) expect(got[i]![j]!).toBeCloseTo(want[i]![j]!, 12);
+    }
+  });
+});

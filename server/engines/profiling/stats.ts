@@ -66,7 +66,13 @@ async function otherFacts(
         `count_if(trim(${x}) = '')::DOUBLE AS ${p}blank`,
       );
     } else if (c.family === 'datetime') {
-      parts.push(`min(${x})::VARCHAR AS ${p}mint`, `max(${x})::VARCHAR AS ${p}maxt`);
+      // The stored type's own min and max (read from the Parquet statistics), cast after:
+      // the same values as the min and max of every row cast first, without the casts.
+      const raw = ident(c.name);
+      parts.push(
+        `min(${raw})::TIMESTAMP::VARCHAR AS ${p}mint`,
+        `max(${raw})::TIMESTAMP::VARCHAR AS ${p}maxt`,
+      );
     } else if (c.family === 'boolean') {
       parts.push(`count_if(${ident(c.name)})::DOUBLE AS ${p}true`);
     }
