@@ -597,6 +597,18 @@ describe('a column that counts rows', () => {
     expect(p.duplicateRows).toBe(0);
   });
 
+  it('bins short counters as numpy does (fewer values than bins, and just over)', async () => {
+    for (const size of [2, 7, 50, 51, 101]) {
+      const reversed = Array.from({ length: size }, (_, i) => size - i);
+      const lines = ['k,r', ...reversed.map((r, i) => `${i + 1},${r}`)];
+      const p = await engine.profile(await stored(`counter-${size}.csv`, lines.join('\n')));
+      expect(col(p, 'k').numeric!.histogram, `${size} rows`).toEqual(
+        col(p, 'r').numeric!.histogram,
+      );
+      expect(col(p, 'k').numeric!.quantiles).toEqual(col(p, 'r').numeric!.quantiles);
+    }
+  });
+
   it('is not taken for a counter with a gap, a repeat or a missing value', async () => {
     const lines = [
       'a,b,c,d',
