@@ -10,15 +10,17 @@
  * 4. Peak memory of the Node process during our run (RSS, and the JS heap separately), for
  *    each size in a fresh child process. Goal: flat in the file's size.
  *
- * Each side runs RUNS + 1 times on the same file, ours and raw DuckDB taking turns, pandas in
- * one Python process: the first run of each (cold: code not yet compiled by the JIT, caches
+ * Each side runs RUNS + 1 times on the same file, in rounds (ours, raw DuckDB, pandas in one
+ * Python process that stays up), so a change in the machine's speed during the benchmark falls
+ * on all of them alike: the first run of each (cold: code not yet compiled by the JIT, caches
  * empty) is reported on its own and the ratios use the medians of the other RUNS, as a server
  * that has been up for a while (or a Python session that has read a file before) runs them.
  *
  *   npx tsx bench/profile/profile.ts [rows=1000000] [more sizes for the memory curve...]
  *   e.g. npx tsx bench/profile/profile.ts 1000000 100000 250000
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +50,7 @@ interface ChildResult {
   duckdb: { summarize: Times; correlations: Times; total: Times };
   /** The same two queries on the stored Parquet copy (against our profile step alone). */
   duckdbParquet: { summarize: Times; correlations: Times; total: Times };
-  pandas: { inProcess: Times; wall: number } | null;
+  pandas: { inProcess: Times } | null;
   memory: { baseRssMb: number; peakRssMb: number; peakHeapMb: number };
   profile: { columns: number; alerts: number; duplicates: number; frequency: string | null };
 }
@@ -93,18 +95,50 @@ async function generate(file: string, rows: number): Promise<void> {
   await new Promise<void>((r) => out.end(() => r()));
 }
 
+/** One summary per line read on stdin ("run"), its time in seconds printed back. */
 const PANDAS = `
 import sys, time
 import pandas as pd
-for _ in range(int(sys.argv[2])):
+print("ready", flush=True)
+for line in sys.stdin:
     t = time.perf_counter()
     df = pd.read_csv(sys.argv[1])
     d = df.describe()
     m = df.isna().sum()
     c = df.corr(numeric_only=True)
-    print(time.perf_counter() - t)
+    print(time.perf_counter() - t, flush=True)
     del df, d, m, c
 `;
+
+/**
+ * pandas in one Python process that stays up (so its runs after the first are as warm as
+ * ours), asked for one run at a time so it takes its turn in each round with the others; null
+ * without Debian's python3-pandas.
+ */
+async function startPandas(csv: string): Promise<{ run(): Promise<number>; stop(): void } | null> {
+  if (!existsSync(PYTHON)) return null;
+  const py = spawn(PYTHON, ['-c', PANDAS, csv], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines = createInterface({ input: py.stdout });
+  const waiting: ((line: string | null) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  py.on('close', () => waiting.splice(0).forEach((w) => w(null)));
+  let stderr = '';
+  py.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const next = () => new Promise<string | null>((resolve) => waiting.push(resolve));
+  if ((await next()) !== 'ready') {
+    console.error(`pandas did not start (is python3-pandas installed?): ${stderr.slice(0, 300)}`);
+    return null;
+  }
+  return {
+    async run() {
+      py.stdin.write('run\n');
+      const line = await next();
+      if (line === null) throw new Error(`pandas stopped: ${stderr.slice(0, 300)}`);
+      return Number(line) * 1000;
+    },
+    stop: () => py.stdin.end(),
+  };
+}
 
 async function child(rows: number): Promise<ChildResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
@@ -142,7 +176,10 @@ async function child(rows: number): Promise<ChildResult> {
     const oursRuns: { check: number; load: number; profile: number; total: number }[] = [];
     const rawRuns: { summarize: number; correlations: number; total: number }[] = [];
     const rawParquetRuns: typeof rawRuns = [];
+    const pandasRuns: number[] = [];
+    const pandas = await startPandas(csv);
     let profile: DatasetProfile | null = null;
+    // Rounds: ours, raw DuckDB on the CSV and on the Parquet copy, pandas.
     for (let run = 0; run <= RUNS; run++) {
       rmSync(parquetFile, { force: true });
       inOurs = true;
@@ -158,34 +195,19 @@ async function child(rows: number): Promise<ChildResult> {
       oursRuns.push({ check: t1 - t0, load: t2 - t1, profile: t3 - t2, total: t3 - t1 });
       rawRuns.push(await raw(`read_csv(${literal(csv)})`));
       rawParquetRuns.push(await raw(`read_parquet(${literal(parquetFile)})`));
+      if (pandas) pandasRuns.push(await pandas.run());
     }
     clearInterval(sampler);
+    pandas?.stop();
     engine.close();
     db.close();
-
-    let pandas: ChildResult['pandas'] = null;
-    if (existsSync(PYTHON)) {
-      const w0 = performance.now();
-      const r = spawnSync(PYTHON, ['-c', PANDAS, csv, String(RUNS + 1)], { encoding: 'utf8' });
-      const wall = performance.now() - w0;
-      if (r.status === 0) {
-        const runs = r.stdout
-          .trim()
-          .split('\n')
-          .map((line) => Number(line) * 1000);
-        pandas = { inProcess: times(runs), wall: wall / (RUNS + 1) };
-      } else
-        console.error(
-          `pandas run failed (is python3-pandas installed?): ${r.stderr.slice(0, 300)}`,
-        );
-    }
     return {
       rows,
       bytes,
       ours: summarize(oursRuns),
       duckdb: summarize(rawRuns),
       duckdbParquet: summarize(rawParquetRuns),
-      pandas,
+      pandas: pandas ? { inProcess: times(pandasRuns) } : null,
       memory: {
         baseRssMb: baseRss / 2 ** 20,
         peakRssMb: peakRss / 2 ** 20,

@@ -56,6 +56,8 @@ export async function candidateCorrelations(
   candidates: string[],
   allNumeric: number,
   rowCount: number,
+  /** Hears the Spearman sample (the candidates' values) as soon as it is read. */
+  onSample?: (columns: Float64Array[]) => void,
 ): Promise<RawMatrices> {
   const k = candidates.length;
   const pearson = square(k, 1);
@@ -98,6 +100,7 @@ export async function candidateCorrelations(
           ),
       ])
       .then(async ([sample]) => {
+        onSample?.(sample!);
         const matrix = await spearmanMatrix(sample!);
         for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
         return sample!;

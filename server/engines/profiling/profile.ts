@@ -24,8 +24,15 @@ export async function profileSource(
   // then the columns' statistics.
   const candidates = correlationCandidates(info);
   const numericCount = info.filter((c) => familyOf(c.type) === 'numeric').length;
-  const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount);
-  matrices.catch(() => undefined); // awaited below; a failure surfaces there
+  let heardSample: (estimates: Map<string, number>) => void = () => undefined;
+  const sampleEstimates = new Promise<Map<string, number>>((resolve) => (heardSample = resolve));
+  const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount, (sample) =>
+    heardSample(distinctEstimates(candidates, sample)),
+  );
+  matrices.then(
+    () => heardSample(new Map()), // no sample read (fewer than two candidates)
+    () => heardSample(new Map()), // awaited below; a failure surfaces there
+  );
   const early = pool.run([(c) => startTimeSeries(c, info, TOP_VALUES)]).then(([e]) => e ?? null);
   early.catch(() => undefined);
   const given = new Map<string, Promise<ValueCounts | null>>();
@@ -37,8 +44,13 @@ export async function profileSource(
     );
   }
   // The numeric columns with many distinct values first: they take longest, and the queue
-  // should not end on one of them running alone.
-  const cost = new Map(info.map((c) => [c.name, c.storedDistinct ?? Infinity]));
+  // should not end on one of them running alone. Estimates from the Spearman sample (which
+  // arrives while the correlations and the period table still hold both connections), else
+  // the Parquet file's own counts.
+  const estimates = await sampleEstimates;
+  const cost = new Map(
+    info.map((c) => [c.name, estimates.get(c.name) ?? c.storedDistinct ?? Infinity]),
+  );
   const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given, cost);
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different
   // value in every row (an id) already proves there are none, without hashing whole rows.
@@ -72,6 +84,16 @@ export async function profileSource(
     timeSeries,
     alerts: computeAlerts(columns, corr, { rowCount, duplicateRows }),
   };
+}
+
+/** Rows of the sample looked at for the estimates: enough to tell 100,000 distinct from 1,000,000. */
+const ESTIMATE_ROWS = 8192;
+
+/** Distinct values among the first ESTIMATE_ROWS sampled values of each column. */
+function distinctEstimates(names: string[], sample: Float64Array[]): Map<string, number> {
+  return new Map(
+    names.map((name, i) => [name, new Set(sample[i]!.subarray(0, ESTIMATE_ROWS)).size]),
+  );
 }
 
 export function profileFile(db: DuckDb, file: string): Promise<DatasetProfile> {
