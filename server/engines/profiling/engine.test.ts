@@ -193,6 +193,34 @@ describe('time index', () => {
     });
   });
 
+  it('finds the autocorrelations of the series it shows when constant columns come first', async () => {
+    // 15 constant columns, then 12 series: the profile shows the first 10 series, beyond the
+    // ones whose autocorrelations were computed with the period table.
+    const months = Array.from(
+      { length: 24 },
+      (_, i) => `20${20 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`,
+    );
+    const constant = Array.from({ length: 15 }, (_, j) => `c${j}`);
+    const series = Array.from({ length: 12 }, (_, j) => `s${j}`);
+    const value = (i: number, j: number) => ((i * (j + 3)) % 7) + i / 10;
+    const lines = [
+      ['date', ...constant, ...series].join(','),
+      ...months.map((d, i) =>
+        [d, ...constant.map(() => 1), ...series.map((_, j) => value(i, j))].join(','),
+      ),
+    ];
+    const p = await engine.profile(await stored('wide-ts.csv', lines.join('\n')));
+    const acf = p.timeSeries!.autocorrelation;
+    expect(acf.map((a) => a.column)).toEqual(series.slice(0, 10));
+    const values = months.map((_, i) => value(i, 9));
+    const mean = values.reduce((a, b) => a + b) / values.length;
+    const d = values.map((v) => v - mean);
+    const den = d.reduce((s, v) => s + v * v, 0);
+    const lag = (k: number) => d.slice(0, -k).reduce((s, v, i) => s + v * d[i + k]!, 0) / den;
+    expect(acf[9]!.lags).toHaveLength(12);
+    acf[9]!.lags.forEach((v, i) => expect(v).toBeCloseTo(lag(i + 1), 12));
+  });
+
   it('gives the range of timestamp columns to the second', async () => {
     const p = await engine.profile(
       await stored(

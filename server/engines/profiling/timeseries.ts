@@ -174,6 +174,7 @@ const LAGS: Record<Frequency, number> = {
   irregular: 5,
 };
 export const MAX_ACF_COLUMNS = 10;
+const EARLY_ACF_COLUMNS = MAX_ACF_COLUMNS + 10;
 const MAX_GAP_RUNS = 20;
 
 /**
@@ -309,7 +310,7 @@ export interface EarlyTimeSeries {
   /** Numeric columns in `__periods`, as m0, m1, ... */
   means: string[];
   summary: PeriodSummary | null;
-  /** Autocorrelations of every series in `means` (same order), up to lagsFor(summary). */
+  /** Autocorrelations of the first series in `means` (same order), up to lagsFor(summary). */
   acf: (number | null)[][];
   /** The date column's value counts (DATE columns only). */
   dateCounts: {
@@ -338,12 +339,13 @@ export async function startTimeSeries(
     .map((c) => c.name);
   await buildPeriodTable(conn, index, means);
   const summary = await periodSummary(conn, means.length);
-  // Every series' autocorrelations now, while the column statistics are still running
-  // elsewhere; the profile keeps those of the columns it shows.
+  // The first series' autocorrelations now, while the column statistics are still running
+  // elsewhere; the profile keeps those of the columns it shows (at most MAX_ACF_COLUMNS, a few
+  // more computed here for the constant ones it skips).
   const acf = summary
     ? await autocorrelations(
         conn,
-        means.map((_, m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
+        means.slice(0, EARLY_ACF_COLUMNS).map((_, m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
         lagsFor(summary),
       )
     : [];
@@ -388,7 +390,10 @@ export async function profileTimeSeries(
   const reuse =
     early !== null &&
     early.index.periodExpr === index.periodExpr &&
-    numeric.every((name) => early.means.includes(name));
+    numeric.every((name) => {
+      const m = early.means.indexOf(name);
+      return m >= 0 && m < early.acf.length;
+    });
   let summary: PeriodSummary | null;
   let acf: (number | null)[][];
   if (reuse) {
