@@ -462,8 +462,7 @@ describe('what the connectors write is what the profiling engine reads', () => {
     const engine = createProfilingEngine({ threads: 1 });
     try {
       const profileOf = async (got: FetchedDataset) => {
-        const check = await engine.check(got.file, got.fileName, got.format);
-        await engine.ingest(got.file, check, `${got.file}.parquet`);
+        await engine.load(got.file, got.fileName, got.format, `${got.file}.parquet`);
         return engine.profile(`${got.file}.parquet`);
       };
       const wb = await profileOf(await sources.worldbank.fetch('JPN/NY.GDP.MKTP.CD', fresh()));

@@ -50,21 +50,32 @@ interface RawMatrices {
 /**
  * Pearson (every row, one scan) and Spearman (JavaScript, at most SPEARMAN_EXACT_ROWS rows) of
  * the candidate columns; both start at once on the pool, before the column statistics are in.
+ * `sample` is the candidates' Spearman sample as soon as it is read (null with fewer than two
+ * candidates), for whoever can use it early; `matrices` the result.
  */
-export async function candidateCorrelations(
+export function startCorrelations(
   pool: SourcePool,
   candidates: string[],
   allNumeric: number,
   rowCount: number,
-  /** Hears the Spearman sample (the candidates' values) as soon as it is read. */
-  onSample?: (columns: Float64Array[]) => void,
-): Promise<RawMatrices> {
+): { sample: Promise<Float64Array[] | null>; matrices: Promise<RawMatrices> } {
   const k = candidates.length;
   const pearson = square(k, 1);
   const spearman = square(k, 1);
   const sampled = rowCount > SPEARMAN_EXACT_ROWS;
   const beyond = allNumeric > k;
-  if (k < 2) return { names: candidates, pearson, spearman, spearmanSampleRows: null, beyond };
+  if (k < 2) {
+    return {
+      sample: Promise.resolve(null),
+      matrices: Promise.resolve({
+        names: candidates,
+        pearson,
+        spearman,
+        spearmanSampleRows: null,
+        beyond,
+      }),
+    };
+  }
   const pairs: [number, number][] = [];
   for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) pairs.push([i, j]);
   const x = (i: number) => `${ident(candidates[i]!)}::DOUBLE`;
@@ -78,42 +89,42 @@ export async function candidateCorrelations(
   const step = sampled ? Math.ceil(rowCount / SPEARMAN_EXACT_ROWS) : 1;
   // Both queries go to the pool at once; the ranking starts as soon as the sample is in
   // rather than after the (longer) Pearson scan.
-  const [p, columns] = await Promise.all([
-    // DuckDB's corr skips the rows where either value is NULL (pandas' pairwise rule).
-    pool
-      .run([
-        (c) =>
-          queryOne(
-            c,
-            `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
-          ),
-      ])
-      .then(([row]) => row!),
-    pool
-      .run([
-        (c) =>
-          readDoubleColumns(
-            c,
-            `SELECT ${candidates.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
-              (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
-            k,
-          ),
-      ])
-      .then(async ([sample]) => {
-        onSample?.(sample!);
-        const matrix = await spearmanMatrix(sample!);
-        for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
-        return sample!;
-      }),
-  ]);
-  for (const [i, j] of pairs) set(pearson, i, j, toNumber(p[`p${i}_${j}`]));
-  return {
-    names: candidates,
-    pearson,
-    spearman,
-    spearmanSampleRows: sampled ? (columns[0]?.length ?? 0) : null,
-    beyond,
-  };
+  // DuckDB's corr skips the rows where either value is NULL (pandas' pairwise rule).
+  const pearsonRow = pool
+    .run([
+      (c) =>
+        queryOne(
+          c,
+          `SELECT ${pairs.map(([i, j]) => `corr(${x(i)}, ${x(j)}) AS p${i}_${j}`).join(', ')} FROM src`,
+        ),
+    ])
+    .then(([row]) => row!);
+  const sample = pool
+    .run([
+      (c) =>
+        readDoubleColumns(
+          c,
+          `SELECT ${candidates.map((_, i) => `${x(i)} AS c${i}`).join(', ')} FROM src_numbered` +
+            (step > 1 ? ` WHERE __row % ${step} = 0` : ''),
+          k,
+        ),
+    ])
+    .then(([columns]) => columns!);
+  const ranked = sample.then(async (columns) => {
+    const matrix = await spearmanMatrix(columns);
+    for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
+  });
+  const matrices = Promise.all([pearsonRow, sample, ranked]).then(([p, columns]) => {
+    for (const [i, j] of pairs) set(pearson, i, j, toNumber(p[`p${i}_${j}`]));
+    return {
+      names: candidates,
+      pearson,
+      spearman,
+      spearmanSampleRows: sampled ? (columns[0]?.length ?? 0) : null,
+      beyond,
+    };
+  });
+  return { sample, matrices };
 }
 
 /** The matrices on the columns that qualify (numeric, at least two values), at most the cap. */

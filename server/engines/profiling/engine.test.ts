@@ -18,8 +18,7 @@ let n = 0;
 async function stored(name: string, content: string): Promise<string> {
   const file = path.join(dir, `${n++}-${name}`);
   writeFileSync(file, content);
-  const check = await engine.check(file, name);
-  await engine.ingest(file, check, `${file}.parquet`);
+  await engine.load(file, name, undefined, `${file}.parquet`);
   return `${file}.parquet`;
 }
 

@@ -4,9 +4,10 @@ import { featureSpecSchema } from '../../../common/teams/data';
 import { familyOf } from './columns';
 import { queryOne, toNumber, type Cell, type DuckDb } from './duckdb';
 import { DataError, parseSpec } from './errors';
+import type { ColumnInfo } from './ingest';
 import { asDataError, freshName, Pipeline, requireColumns } from './pipeline';
 import { profileSource } from './profile';
-import { withSource, type SourceColumn, type SourcePool } from './source';
+import { withSource, type SourcePool } from './source';
 import { ident, literal, num } from './sql';
 import { findTimeIndex, frequencyFromStep, type TimeIndex } from './timeseries';
 
@@ -43,7 +44,7 @@ export async function engineerFeatures(
 
 async function run(
   conn: DuckDBConnection,
-  info: SourceColumn[],
+  info: ColumnInfo[],
   spec: Spec,
   out: string,
   pool: SourcePool,

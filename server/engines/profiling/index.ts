@@ -17,7 +17,7 @@ import { autoCharts, requestedChart } from './charts';
 import { cleanDataset } from './cleaning';
 import { createDuckDb, splitMemoryLimit, type DuckDbOptions } from './duckdb';
 import { engineerFeatures } from './features';
-import { ingestFile, loadFile, type TableInfo } from './ingest';
+import { loadFile, type TableInfo } from './ingest';
 import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
 import { integrate } from './integrate';
 import { asDataError } from './pipeline';
@@ -32,15 +32,17 @@ export type { RowPage } from './preview';
 
 /**
  * The profiling engine: DuckDB behind a small API that works on files. A data file is checked
- * (`check`), copied once to Parquet (`ingest`), and every later call reads the Parquet copy.
+ * (`check`, on upload) and loaded (`load`: checked again while copied once to Parquet), and
+ * every later call reads the Parquet copy.
  * Refusals are DataErrors with a message for the researcher.
  */
 export interface ProfilingEngine {
   /** Content checks of an uploaded or fetched file (`expected` skips the file-name rule). */
   check(file: string, fileName: string, expected?: DataFormat): Promise<FileCheck>;
-  /** Writes the Parquet copy (once) and describes it. */
-  ingest(file: string, check: FileCheck, parquetFile: string): Promise<TableInfo>;
-  /** check and ingest at once: the copy is written while the check reads on (see loadFile). */
+  /**
+   * Checks a file and writes its Parquet copy (once), side by side (see loadFile), and
+   * describes both.
+   */
   load(
     file: string,
     fileName: string,
@@ -80,7 +82,6 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
   const scans = createDuckDb({ ...options, memoryLimit, threads: 1, connections: threads });
   return {
     check: (file, fileName, expected) => checkDataFile(file, fileName, expected),
-    ingest: (file, check, out) => ingestFile(db, file, check, out),
     load: (file, fileName, expected, out) => loadFile(db, file, fileName, expected, out),
     profile: (file) => withSource(scans, file, profileSource),
     analyze: (file, type, given) =>

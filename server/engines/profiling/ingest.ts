@@ -8,6 +8,7 @@ import {
   type DataFormat,
   type FileCheck,
   type FileLayout,
+  NO_DATA_ROWS,
 } from './inspect';
 import { ident, literal, parquet, PARQUET_OPTIONS } from './sql';
 
@@ -192,8 +193,7 @@ export async function loadFile(
   }
   if (checked.records === null && table.rows === 0) {
     await rm(parquetPath, { force: true });
-    await checkDataFile(filePath, fileName, expected); // "a header but no data rows"
-    throw new DataError('empty', 'The file has a header but no data rows.');
+    throw new DataError('empty', NO_DATA_ROWS);
   }
   return { check: { ...checked, records: checked.records ?? table.rows }, table };
 }

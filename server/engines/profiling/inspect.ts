@@ -32,6 +32,7 @@ export interface FileCheck {
 export type FileLayout = Pick<FileCheck, 'format' | 'jsonLayout' | 'delimiter' | 'header'>;
 
 export const MAX_COLUMNS = 2000;
+export const NO_DATA_ROWS = 'The file has a header but no data rows.';
 const HEAD_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 1 << 20;
 
@@ -582,7 +583,7 @@ class CsvScanner implements Scanner {
     this.endRecord();
     if (this.header === null) throw new DataError('empty', 'The file is empty.');
     if (this.records === 0) {
-      throw new DataError('empty', 'The file has a header but no data rows.');
+      throw new DataError('empty', NO_DATA_ROWS);
     }
     return {
       format: 'csv',

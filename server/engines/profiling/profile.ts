@@ -2,9 +2,10 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetProfile } from '../../../common/teams/data';
 import { computeAlerts } from './alerts';
 import { familyOf, profiledColumns } from './columns';
-import { candidateCorrelations, correlationCandidates, selectCorrelations } from './correlations';
+import { correlationCandidates, selectCorrelations, startCorrelations } from './correlations';
 import { queryOne, toNumber, type DuckDb } from './duckdb';
-import { withSource, type SourceColumn, type SourcePool } from './source';
+import type { ColumnInfo } from './ingest';
+import { withSource, type SourcePool } from './source';
 import { profileColumns, TOP_VALUES, type ValueCounts } from './stats';
 import { profileTimeSeries, startTimeSeries } from './timeseries';
 
@@ -15,7 +16,7 @@ import { profileTimeSeries, startTimeSeries } from './timeseries';
 
 export async function profileSource(
   conn: DuckDBConnection,
-  info: SourceColumn[],
+  info: ColumnInfo[],
   pool: SourcePool,
 ): Promise<DatasetProfile> {
   const rowCount = toNumber((await queryOne(conn, 'SELECT count(*) AS n FROM src')).n) ?? 0;
@@ -24,15 +25,8 @@ export async function profileSource(
   // then the columns' statistics.
   const candidates = correlationCandidates(info);
   const numericCount = info.filter((c) => familyOf(c.type) === 'numeric').length;
-  let heardSample: (estimates: Map<string, number>) => void = () => undefined;
-  const sampleEstimates = new Promise<Map<string, number>>((resolve) => (heardSample = resolve));
-  const matrices = candidateCorrelations(pool, candidates, numericCount, rowCount, (sample) =>
-    heardSample(distinctEstimates(candidates, sample)),
-  );
-  matrices.then(
-    () => heardSample(new Map()), // no sample read (fewer than two candidates)
-    () => heardSample(new Map()), // awaited below; a failure surfaces there
-  );
+  const { sample, matrices } = startCorrelations(pool, candidates, numericCount, rowCount);
+  matrices.catch(() => undefined); // awaited below; a failure surfaces there
   const early = pool.run([(c) => startTimeSeries(c, info, TOP_VALUES)]).then(([e]) => e ?? null);
   early.catch(() => undefined);
   const given = new Map<string, Promise<ValueCounts | null>>();
@@ -44,12 +38,11 @@ export async function profileSource(
     );
   }
   // The numeric columns with many distinct values first: they take longest, and the queue
-  // should not end on one of them running alone. Estimates from the Spearman sample (which
-  // arrives while the correlations and the period table still hold both connections), else
-  // the Parquet file's own counts.
-  const estimates = await sampleEstimates;
-  const cost = new Map(
-    info.map((c) => [c.name, estimates.get(c.name) ?? c.storedDistinct ?? Infinity]),
+  // should not end on one of them running alone. The estimates come from the Spearman sample,
+  // which arrives while the correlations and the period table still hold both connections.
+  const cost = await sample.then(
+    (columns) => (columns ? distinctEstimates(candidates, columns) : new Map<string, number>()),
+    () => new Map<string, number>(), // the same failure surfaces with the matrices below
   );
   const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given, cost);
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different

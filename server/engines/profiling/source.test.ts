@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDuckDb, queryOne, type DuckDb } from './duckdb';
 import { withSource } from './source';
@@ -13,9 +14,7 @@ const db = createDuckDb({ threads: 1, connections: 2 });
 
 beforeAll(async () => {
   await db.withConnection((c) =>
-    c.run(
-      `COPY (SELECT range AS x, 'k' || (range % 3) AS k FROM range(100)) TO '${file}' (FORMAT parquet)`,
-    ),
+    c.run(`COPY (SELECT range AS x FROM range(100)) TO '${file}' (FORMAT parquet)`),
   );
 });
 afterAll(() => {
@@ -30,24 +29,17 @@ describe('withSource pool', () => {
     const started: string[] = [];
     let running = 0;
     let most = 0;
-    const task =
-      (name: string) => async (c: Parameters<Parameters<DuckDb['withConnection']>[0]>[0]) => {
-        started.push(name);
-        running++;
-        most = Math.max(most, running);
-        const row = await queryOne(c, 'SELECT count(*)::DOUBLE AS n FROM src');
-        await sleep(20);
-        running--;
-        return `${name}:${row.n}`;
-      };
+    const task = (name: string) => async (c: DuckDBConnection) => {
+      started.push(name);
+      running++;
+      most = Math.max(most, running);
+      const row = await queryOne(c, 'SELECT count(*)::DOUBLE AS n FROM src');
+      await sleep(20);
+      running--;
+      return `${name}:${row.n}`;
+    };
     const results = await withSource(db, file, async (_conn, columns, pool) => {
-      // The file's own statistics count the distinct values of a dictionary-encoded column.
-      expect(columns.map((c) => [c.name, c.type])).toEqual([
-        ['x', 'BIGINT'],
-        ['k', 'VARCHAR'],
-      ]);
-      expect(columns[1]!.storedDistinct).toBe(3);
-      expect(columns[0]!.storedDistinct).toBeNull(); // 100 distinct of 100: not a dictionary
+      expect(columns).toEqual([{ name: 'x', type: 'BIGINT' }]);
       const first = pool.run([task('a1'), task('a2'), task('a3')]);
       const second = pool.run([task('b1'), task('b2')]);
       return Promise.all([first, second]);

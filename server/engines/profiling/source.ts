@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryRows, toNumber, type DuckDb } from './duckdb';
+import { queryRows, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
 import { literal, parquet } from './sql';
 
@@ -7,30 +7,20 @@ import { literal, parquet } from './sql';
  * Independent queries over the same source, on up to `connections` connections at once. Some
  * DuckDB aggregates (exact quantiles, for one) run on one thread each, so two of them side by
  * side use both cores. Every `run` of a pool shares one queue and the same connections, in the
- * order the tasks were handed in: two callers running at once (the correlations and the column
- * statistics) take turns instead of each opening connections of its own, which put four
- * single-threaded queries on two cores and left the longest task of the profile to finish last,
- * at half speed.
+ * order the tasks were handed in: callers running at once (the correlations, the period table
+ * and the column statistics) take turns instead of each opening connections of their own, which
+ * put four or five single-threaded queries on two cores and left the longest task of the profile
+ * to finish last, at half speed.
  */
 export interface SourcePool {
   run<T>(tasks: ((conn: DuckDBConnection) => Promise<T>)[]): Promise<T[]>;
-}
-
-/** A column of the source, with what the Parquet file's own statistics say about it. */
-export interface SourceColumn extends ColumnInfo {
-  /**
-   * Distinct values as the file's statistics count them, summed over its row groups (so at most
-   * that many), when every row group has the count (DuckDB writes it for dictionary-encoded
-   * columns, that is for columns with few distinct values); null otherwise.
-   */
-  storedDistinct: number | null;
 }
 
 /** Runs `fn` on a connection where the view `src` reads the Parquet file. */
 export async function withSource<T>(
   db: DuckDb,
   file: string,
-  fn: (conn: DuckDBConnection, columns: SourceColumn[], pool: SourcePool) => Promise<T>,
+  fn: (conn: DuckDBConnection, columns: ColumnInfo[], pool: SourcePool) => Promise<T>,
 ): Promise<T> {
   // src_numbered adds each row's position in the file, for repeatable even samples.
   const open = async (conn: DuckDBConnection) => {
@@ -42,17 +32,9 @@ export async function withSource<T>(
   return db.withConnection(async (conn) => {
     await open(conn);
     const described = await queryRows(conn, 'DESCRIBE src');
-    const stored = await queryRows(
-      conn,
-      `SELECT path_in_schema AS name,
-              CASE WHEN count(stats_distinct_count) = count(*) THEN sum(stats_distinct_count)::DOUBLE END AS d
-       FROM parquet_metadata(${literal(file)}) GROUP BY 1`,
-    );
-    const distinct = new Map(stored.map((r) => [String(r.name), toNumber(r.d)]));
     const columns = described.map((r) => ({
       name: String(r.column_name),
       type: String(r.column_type),
-      storedDistinct: distinct.get(String(r.column_name)) ?? null,
     }));
     // Fresh connections only: the caller's own connection may be busy meanwhile.
     const toClose: DuckDBConnection[] = [];

@@ -97,8 +97,12 @@ function tieAveragedRanks(
  * mean of their ranks.
  */
 export function averageRanks(values: Float64Array, rows: Int32Array): Float64Array {
-  const keys = sortKeys(values, rows);
-  const n = rows.length;
+  return ranksOf(sortKeys(values, rows));
+}
+
+/** The average ranks of every sorted position, in position order. */
+function ranksOf(keys: SortedKeys): Float64Array {
+  const n = keys.order.length;
   return tieAveragedRanks(keys.order, n, keys, (k) => k, new Float64Array(n));
 }
 
@@ -184,10 +188,7 @@ export async function spearmanMatrix(columns: Float64Array[]): Promise<(number |
           keys = sortKeys(columns[col]!, all);
           sortedAll.set(col, keys);
         }
-        r =
-          filter === -1
-            ? tieAveragedRanks(keys.order, n, keys, (k) => k, new Float64Array(n))
-            : subsetRanks(keys, rows);
+        r = filter === -1 ? ranksOf(keys) : subsetRanks(keys, rows);
       } else {
         r = averageRanks(columns[col]!, rows);
       }

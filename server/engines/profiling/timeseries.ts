@@ -214,16 +214,19 @@ export async function periodFrequency(
 }
 
 /**
- * Sample autocorrelation at lags 1..k of the per-period means `m<i>` of `__periods`
- * (statsmodels' acf: deviations from the series mean, each lag's sum over the full-series sum
- * of squares), every series in one query: one sort of the periods serves them all. A series
- * with empty periods is read without them (the k-th next period that has a value).
+ * Sample autocorrelation at lags 1..lagsFor(summary) of the first `count` per-period means
+ * `m<i>` of `__periods` (statsmodels' acf: deviations from the series mean, each lag's sum over
+ * the full-series sum of squares), every series in one query: one sort of the periods serves
+ * them all. A series with empty periods is read without them (the k-th next period that has a
+ * value).
  */
 async function autocorrelations(
   conn: DuckDBConnection,
-  series: { m: number; gaps: boolean }[],
-  lags: number,
+  summary: PeriodSummary,
+  count: number,
 ): Promise<(number | null)[][]> {
+  const series = Array.from({ length: count }, (_, m) => ({ m, gaps: summary.gapsIn[m] ?? true }));
+  const lags = lagsFor(summary);
   if (series.length === 0 || lags === 0) return series.map(() => []);
   const mean = series.map(({ m }) => `avg(m${m}) AS a${m}`);
   const dev = series.map(({ m }) => `m${m} - a${m} AS d${m}`);
@@ -343,11 +346,7 @@ export async function startTimeSeries(
   // elsewhere; the profile keeps those of the columns it shows (at most MAX_ACF_COLUMNS, a few
   // more computed here for the constant ones it skips).
   const acf = summary
-    ? await autocorrelations(
-        conn,
-        means.slice(0, EARLY_ACF_COLUMNS).map((_, m) => ({ m, gaps: summary.gapsIn[m] ?? true })),
-        lagsFor(summary),
-      )
+    ? await autocorrelations(conn, summary, Math.min(means.length, EARLY_ACF_COLUMNS))
     : [];
   let dateCounts: EarlyTimeSeries['dateCounts'] = null;
   if (date.type.toUpperCase() === 'DATE') {
@@ -402,14 +401,7 @@ export async function profileTimeSeries(
   } else {
     await buildPeriodTable(conn, index, numeric);
     summary = await periodSummary(conn, numeric.length);
-    const built = summary;
-    acf = built
-      ? await autocorrelations(
-          conn,
-          numeric.map((_, m) => ({ m, gaps: built.gapsIn[m] ?? true })),
-          lagsFor(built),
-        )
-      : [];
+    acf = summary ? await autocorrelations(conn, summary, numeric.length) : [];
   }
   if (!summary) return null;
   const { frequency, periods } = summary;

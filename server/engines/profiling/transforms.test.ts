@@ -18,7 +18,7 @@ let n = 0;
 async function stored(name: string, content: string): Promise<string> {
   const file = path.join(dir, `${n++}-${name}`);
   writeFileSync(file, content);
-  await engine.ingest(file, await engine.check(file, name), `${file}.parquet`);
+  await engine.load(file, name, undefined, `${file}.parquet`);
   return `${file}.parquet`;
 }
 const out = () => path.join(dir, `${n++}-out.parquet`);
