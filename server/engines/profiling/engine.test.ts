@@ -112,6 +112,40 @@ describe('profile of a small hand-made table', () => {
     expect(col(profile, 'note')).toMatchObject({ count: 0, missing: 6, missingShare: 1 });
   });
 
+  it('measures the lengths and blanks of string columns, repeated values counted each time', async () => {
+    const long = 'A'.repeat(45);
+    const p = await engine.profile(
+      await stored(
+        'strings.csv',
+        [
+          'code,comment',
+          `ab,${long}`,
+          `ab,${long}`,
+          `ab,${long}B`,
+          '"   ",',
+          `"",${long}BB`,
+          `abcdef,${long}`,
+        ].join('\n'),
+      ),
+    );
+    // DuckDB reads the quoted empty field as NULL: five values of lengths 2, 2, 2, 3 and 6.
+    expect(col(p, 'code')).toMatchObject({ kind: 'categorical', count: 5, distinct: 3 });
+    expect(col(p, 'code').text).toEqual({
+      minLength: 2,
+      meanLength: 15 / 5,
+      maxLength: 6,
+      blank: 1,
+    });
+    // Five values of 45, 45, 46, 47 and 45 characters: text, not categories.
+    expect(col(p, 'comment')).toMatchObject({ kind: 'text', count: 5 });
+    expect(col(p, 'comment').text).toEqual({
+      minLength: 45,
+      meanLength: 228 / 5,
+      maxLength: 47,
+      blank: 0,
+    });
+  });
+
   it('raises the alerts the numbers call for, most severe first', () => {
     const types = profile.alerts.map((a) => `${a.type}:${a.columns.join('+')}`);
     expect(types).toEqual(
