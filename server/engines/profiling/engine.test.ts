@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnalysisResult, ChartSpec, DatasetProfile } from '../../../common/teams/data';
+import { seededRandom } from '../seeded-random';
 import { createProfilingEngine, DataError } from './index';
 
 /** Profiles, analyses and charts of small hand-made datasets, checked against hand-computed numbers. */
@@ -177,6 +178,66 @@ describe('profile of a small hand-made table', () => {
     const [ix, iy] = [corr.columns.indexOf('x'), corr.columns.indexOf('y')];
     expect(corr.pearson[ix]![iy]).toBeCloseTo(1, 12);
     expect(corr.spearman[ix]![iy]).toBeCloseTo(1, 12);
+  });
+});
+
+describe('Pearson correlation over every row', () => {
+  /** Two-pass Pearson on the rows where both values are present (pandas' pairwise rule). */
+  function reference(a: (number | null)[], b: (number | null)[]): number {
+    const rows = a.flatMap((v, i) => (v !== null && b[i] !== null ? [[v, b[i]!]] : []));
+    const mean = (k: 0 | 1) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length;
+    const [ma, mb] = [mean(0), mean(1)];
+    let sab = 0;
+    let saa = 0;
+    let sbb = 0;
+    for (const [x, y] of rows) {
+      sab += (x! - ma) * (y! - mb);
+      saa += (x! - ma) ** 2;
+      sbb += (y! - mb) ** 2;
+    }
+    return sab / Math.sqrt(saa * sbb);
+  }
+
+  it('agrees with a two-pass computation on a sampled table: large means, weak and strong pairs, gaps', async () => {
+    // More rows than the Spearman sample, so the deviations are taken from the sample's means,
+    // not the exact ones; a level of a million against a spread of about one, a column with
+    // gaps (DuckDB's corr on the rows both have) and one whose only gap is not in the sample.
+    const random = seededRandom(5);
+    const rows = 60_013;
+    const level: number[] = [];
+    const follower: number[] = [];
+    const noise: number[] = [];
+    const gappy: (number | null)[] = [];
+    const rare: (number | null)[] = [];
+    for (let i = 0; i < rows; i++) {
+      level.push(1e6 + (i % 1000) / 500 + random());
+      follower.push(level[i]! * 3 - 3e6 + 2 * random());
+      noise.push(random() * 10 + i / rows);
+      gappy.push(i % 7 === 3 ? null : level[i]! / 1000 + 5 * random());
+      rare.push(i === 1 ? null : i < 10 ? 1e6 : noise[i]! + random());
+    }
+    const csv = ['level,follower,noise,gappy,rare']
+      .concat(
+        level.map((v, i) => `${v},${follower[i]},${noise[i]},${gappy[i] ?? ''},${rare[i] ?? ''}`),
+      )
+      .join('\n');
+    const p = await engine.profile(await stored('pearson.csv', csv));
+    const data: Record<string, (number | null)[]> = { level, follower, noise, gappy, rare };
+    const corr = p.correlations;
+    expect(corr.columns).toEqual(['level', 'follower', 'noise', 'gappy', 'rare']);
+    expect(corr.spearmanSampleRows).toBeLessThan(rows);
+    for (const [i, a] of corr.columns.entries()) {
+      for (const [j, b] of corr.columns.entries()) {
+        const expected = i === j ? 1 : reference(data[a]!, data[b]!);
+        const actual = corr.pearson[i]![j]!;
+        expect(Math.abs(actual - expected), `${a} ~ ${b}: ${actual} vs ${expected}`).toBeLessThan(
+          1e-9,
+        );
+      }
+    }
+    // The pairs cover a strong and a weak correlation.
+    expect(Math.abs(corr.pearson[0]![1]!)).toBeGreaterThan(0.5);
+    expect(Math.abs(corr.pearson[0]![2]!)).toBeLessThan(0.2);
   });
 });
 
