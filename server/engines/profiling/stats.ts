@@ -240,12 +240,14 @@ export function compensatedSum(values: Iterable<number>): number {
 
 /**
  * One pass over the table `g` of distinct values and counts, grouped by (locating bin,
- * histogram bin): counts per locating bin (which of LOCATE_BINS equal-width bins holds each
- * order statistic), numpy's histogram counts and the sums of centred powers for pandas' skew
- * and kurtosis, as partial sums per group added up here. Three scans of `g` in one: at a
- * million distinct values each scan was worth 20-40 ms. A group's values lie in one narrow bin,
- * so its centred powers have one sign and similar sizes and a plain sum loses next to nothing;
- * the groups' sums are added with a compensated sum (kahan_sum per group cost a fifth more).
+ * histogram bin, sign): counts per locating bin (which of LOCATE_BINS equal-width bins holds each
+ * order statistic), numpy's histogram counts, the zeros and negatives, the largest count (a
+ * bound for the top values' query) and the sums of centred powers for pandas' skew and
+ * kurtosis, as partial sums per group added up here. A group's values lie in one narrow bin, so
+ * its centred powers have one sign and similar sizes and a plain sum loses next to nothing; the
+ * groups' sums are added with a compensated sum (kahan_sum per group cost a fifth more). The bins
+ * and powers are worked out once per value in a subquery, and only the groups' keys cast to
+ * DOUBLE (casting every value's keys before grouping cost a sixth of the query).
  */
 async function binnedFacts(
   conn: DuckDBConnection,
@@ -257,33 +259,66 @@ async function binnedFacts(
   m2: number;
   m3: number;
   m4: number;
+  zeros: number;
+  negatives: number;
+  /** The largest count in each group. */
+  groupMaxima: Float64Array;
   locateCounts: { b: number; c: number }[];
   histogramRows: Row[];
 }> {
-  const d = `(v - ${num(mean)})`;
   const lb = locate ?? '0';
   const hb = histogram ? binExpression('v', histogram) : '0';
-  const [lbs, hbs, cs, m2s, m3s, m4s] = await readDoubleColumns(
+  const [lbs, hbs, signs, cs, m2s, m3s, m4s, maxima] = await readDoubleColumns(
     conn,
-    `SELECT ${lb}::DOUBLE AS lb, ${hb}::DOUBLE AS hb, sum(n) AS c, sum(n * ${d} * ${d}) AS m2,
-            sum(n * ${d} * ${d} * ${d}) AS m3, sum(n * ${d} * ${d} * ${d} * ${d}) AS m4
-     FROM ${g} GROUP BY ALL`,
-    6,
+    `SELECT lb::DOUBLE, hb::DOUBLE, sg::DOUBLE, c, m2, m3, m4, nmax FROM (
+       SELECT lb, hb, sg, sum(n) AS c, sum(n * d2) AS m2, sum(n * d2 * d) AS m3, sum(n * d2 * d2) AS m4,
+              max(n) AS nmax
+       FROM (SELECT ${lb} AS lb, ${hb} AS hb, sign(v) AS sg, n, d, d * d AS d2
+             FROM (SELECT v, n, v - ${num(mean)} AS d FROM ${g}))
+       GROUP BY ALL)`,
+    8,
   );
   const byLocate = new Map<number, number>();
   const byHistogram = new Map<number, number>();
+  let zeros = 0;
+  let negatives = 0;
   for (let r = 0; r < cs!.length; r++) {
     const c = cs![r]!;
     byLocate.set(lbs![r]!, (byLocate.get(lbs![r]!) ?? 0) + c);
     byHistogram.set(hbs![r]!, (byHistogram.get(hbs![r]!) ?? 0) + c);
+    if (signs![r] === 0) zeros += c;
+    else if (signs![r]! < 0) negatives += c;
   }
   return {
     m2: compensatedSum(m2s!),
     m3: compensatedSum(m3s!),
     m4: compensatedSum(m4s!),
+    zeros,
+    negatives,
+    groupMaxima: maxima!,
     locateCounts: [...byLocate].map(([b, c]) => ({ b, c })).sort((x, y) => x.b - y.b),
     histogramRows: [...byHistogram].map(([b, n]) => ({ b, n })),
   };
+}
+
+/**
+ * The TOP_VALUES most frequent values of the table `g` (ties by value), given the largest count
+ * of each of the groups binnedFacts formed. Those maxima are counts of different values, so the
+ * TOP_VALUES-th largest of them is a count that many values reach: only values counted at least
+ * that often can be among the top ones, and the sort sees only them.
+ */
+async function topValues(
+  conn: DuckDBConnection,
+  g: string,
+  groupMaxima: Float64Array,
+): Promise<{ value: Cell; count: number }[]> {
+  const maxima = [...groupMaxima].sort((a, b) => b - a);
+  const floor = maxima.length >= TOP_VALUES ? maxima[TOP_VALUES - 1]! : 0;
+  const row = await queryOne(
+    conn,
+    `SELECT list({'v': v, 'n': n}) AS top FROM (SELECT v, n FROM ${g} WHERE n >= ${num(floor)} ORDER BY n DESC, v LIMIT ${TOP_VALUES})`,
+  );
+  return readTop(row.top, true);
 }
 
 /** SQL for the locating bin of v (see orderStatistics), or null for a constant column. */
@@ -413,10 +448,10 @@ async function numericStats(p: NumericParts): Promise<NumericStats> {
 
 /**
  * Everything about a numeric column from one GROUP BY: the table of its distinct values and
- * their counts (`g`, connection-private), then four small queries over that table (totals and
- * top values; binned counts and moments; the values of the bins holding the quantiles; the
- * outlier counts, which need the quantiles). A column that counts rows is worked out without
- * the table (see rowCounterFacts).
+ * their counts (`g`, connection-private), then small queries over that table (totals; binned
+ * counts, moments, zeros and negatives; the values of the bins holding the quantiles; the top
+ * values; the outlier counts, which need the quantiles). A column that counts rows is worked out
+ * without the table (see rowCounterFacts).
  */
 async function numericFacts(
   conn: DuckDBConnection,
@@ -437,17 +472,16 @@ async function numericFacts(
     const a = await queryOne(
       conn,
       `SELECT sum(n) AS c, count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u, min(v) AS lo,
-              max(v) AS hi, kahan_sum(n * v) AS total, coalesce(sum(n) FILTER (WHERE v = 0), 0) AS zeros,
-              coalesce(sum(n) FILTER (WHERE v < 0), 0) AS neg,
-              (SELECT list({'v': v, 'n': n}) FROM (SELECT v, n FROM ${g} ORDER BY n DESC, v LIMIT ${TOP_VALUES})) AS top
-       FROM ${g}`,
+              max(v) AS hi, kahan_sum(n * v) AS total FROM ${g}`,
     );
     const count = toNumber(a.c) ?? 0;
     const distinct = toNumber(a.d) ?? 0;
-    const base = { count, distinct, unique: toNumber(a.u) ?? 0, top: readTop(a.top, true) };
+    const unique = toNumber(a.u) ?? 0;
     const lo = toNumber(a.lo);
     const hi = toNumber(a.hi);
-    if (count === 0 || lo === null || hi === null) return { ...base, stats: null };
+    if (count === 0 || lo === null || hi === null) {
+      return { count, distinct, unique, top: [], stats: null };
+    }
     const total = toNumber(a.total) ?? 0;
     const range = { lo, hi };
     const binning =
@@ -455,8 +489,23 @@ async function numericFacts(
     const locate = locateBin(range);
     const binned = await binnedFacts(conn, g, total / count, binning, locate);
     // The order statistic k (0-based) is the smallest value whose running count passes k.
+    // When every value occurs once, the top values are the smallest ones: the first order
+    // statistics, found with the others.
     const { wanted } = quantilePositions(count);
-    const order = await orderStatistics(conn, g, wanted, range, locate, binned.locateCounts);
+    const smallest = unique === distinct ? Math.min(TOP_VALUES, distinct) : 0;
+    const firsts = Array.from({ length: smallest }, (_, k) => k);
+    const order = await orderStatistics(
+      conn,
+      g,
+      [...new Set([...wanted, ...firsts])],
+      range,
+      locate,
+      binned.locateCounts,
+    );
+    const top =
+      smallest > 0
+        ? firsts.map((k) => ({ value: order.get(k)!, count: 1 }))
+        : await topValues(conn, g, binned.groupMaxima);
     const stats = await numericStats({
       count,
       lo,
@@ -465,8 +514,8 @@ async function numericFacts(
       m2: binned.m2,
       m3: binned.m3,
       m4: binned.m4,
-      zeros: toNumber(a.zeros) ?? 0,
-      negatives: toNumber(a.neg) ?? 0,
+      zeros: binned.zeros,
+      negatives: binned.negatives,
       orderStatistic: (k) => order.get(k)!,
       // A constant column: numpy puts every value in one bin around it.
       histogram: binning
@@ -482,7 +531,7 @@ async function numericFacts(
         return { zScore: toNumber(o.z) ?? 0, iqr: toNumber(o.iqr) ?? 0 };
       },
     });
-    return { ...base, stats };
+    return { count, distinct, unique, top, stats };
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${g}`);
   }
