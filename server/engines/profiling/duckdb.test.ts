@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { splitMemoryLimit } from './duckdb';
+import { DuckDBDoubleVector } from '@duckdb/node-api';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { copyDoubles, createDuckDb, readDoubleColumns, splitMemoryLimit } from './duckdb';
 
 describe('splitMemoryLimit', () => {
   it('divides the configured total between the instances, in KiB', () => {
@@ -12,5 +13,41 @@ describe('splitMemoryLimit', () => {
   it('refuses what is not a memory limit', () => {
     expect(() => splitMemoryLimit('lots', 2)).toThrow(/Not a memory limit/);
     expect(() => splitMemoryLimit('1PB', 2)).toThrow(/Not a memory limit/);
+  });
+});
+
+describe('readDoubleColumns', () => {
+  const db = createDuckDb({ threads: 1 });
+  afterAll(() => db.close());
+
+  it('reads every chunk of a result, NULL as NaN, whether a vector has NULLs or not', async () => {
+    // 5,000 rows: three chunks; b has NULLs in the second chunk only.
+    const [a, b] = await db.withConnection((c) =>
+      readDoubleColumns(
+        c,
+        `SELECT i / 4 AS a, CASE WHEN i BETWEEN 3000 AND 3010 THEN NULL ELSE -i END::DOUBLE AS b
+         FROM range(5000) t(i) ORDER BY i`,
+        2,
+      ),
+    );
+    expect(a).toEqual(Float64Array.from({ length: 5000 }, (_, i) => i / 4));
+    expect(b).toEqual(
+      Float64Array.from({ length: 5000 }, (_, i) => (i >= 3000 && i <= 3010 ? NaN : 0 - i + 0)),
+    );
+  });
+
+  it('copies a vector without NULLs from its own array (the fast way still applies to this version)', async () => {
+    const copied = await db.withConnection(async (c) => {
+      const result = await c.run('SELECT i::DOUBLE FROM range(100) t(i)');
+      const vector = result.getChunk(0).getColumnVector(0);
+      if (!(vector instanceof DuckDBDoubleVector)) throw new Error('not DOUBLE');
+      const getItem = vi.spyOn(vector, 'getItem');
+      const into = new Float64Array(102);
+      copyDoubles(vector, 100, into, 2);
+      return { into, reads: getItem.mock.calls.length };
+    });
+    expect(copied.reads).toBe(0);
+    expect([...copied.into.subarray(0, 4)]).toEqual([0, 0, 0, 1]);
+    expect(copied.into[101]).toBe(99);
   });
 });

@@ -6,9 +6,10 @@ import type {
   ValueCount,
 } from '../../../common/teams/data';
 import { finalKind, type ProfiledColumn } from './columns';
-import { queryOne, queryRows, readDoubleColumns, toNumber, type Cell, type Row } from './duckdb';
+import { queryOne, readDoubleColumns, toNumber, type Cell, type Row } from './duckdb';
 import type { SourcePool } from './source';
 import { ident, num } from './sql';
+import { OrderStatistics, VALUE_SLICE_ROWS, ValueTable } from './value-table';
 
 /**
  * Per-column statistics of the table `src`. Every column is grouped once by value (the one
@@ -166,13 +167,17 @@ export function binExpression(x: string, b: Binning): string {
 }
 
 /** binExpression's rule in JavaScript, for values counted here rather than in SQL. */
-export function binOf(x: number, b: Binning): number {
+export function binner(b: Binning): (x: number) => number {
   const norm = b.bins / (b.hi - b.lo);
   const step = (b.hi - b.lo) / b.bins;
-  const guess = Math.min(Math.trunc((x - b.lo) * norm), b.bins - 1);
-  if (x < guess * step + b.lo) return guess - 1;
-  if (guess !== b.bins - 1 && x >= (guess + 1) * step + b.lo) return guess + 1;
-  return guess;
+  const last = b.bins - 1;
+  const lo = b.lo;
+  return (x) => {
+    const guess = Math.min(Math.trunc((x - lo) * norm), last);
+    if (x < guess * step + lo) return guess - 1;
+    if (guess !== last && x >= (guess + 1) * step + lo) return guess + 1;
+    return guess;
+  };
 }
 
 /** The bins of numpy's histogram from (bin index, count) rows. */
@@ -224,154 +229,51 @@ let tableSeq = 0;
  */
 const NATIVE_GROUPING = /^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER)$/i;
 
-const LOCATE_BINS = 1024;
-
-/** A compensated (Neumaier) sum: adding up DuckDB's per-bin partial sums loses no digits. */
-export function compensatedSum(values: Iterable<number>): number {
-  let sum = 0;
-  let c = 0;
-  for (const v of values) {
-    const t = sum + v;
-    c += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
-    sum = t;
-  }
-  return sum + c;
-}
-
 /**
- * One pass over the table `g` of distinct values and counts, grouped by (locating bin,
- * histogram bin, sign): counts per locating bin (which of LOCATE_BINS equal-width bins holds each
- * order statistic), numpy's histogram counts, the zeros and negatives, the largest count (a
- * bound for the top values' query) and the sums of centred powers for pandas' skew and
- * kurtosis, as partial sums per group added up here. A group's values lie in one narrow bin, so
- * its centred powers have one sign and similar sizes and a plain sum loses next to nothing; the
- * groups' sums are added with a compensated sum (kahan_sum per group cost a fifth more). The bins
- * and powers are worked out once per value in a subquery, and only the groups' keys cast to
- * DOUBLE (casting every value's keys before grouping cost a sixth of the query).
+ * A running sum with Neumaier's compensation: a column's total over up to millions of distinct
+ * values (each times its count) loses no digits, as DuckDB's kahan_sum did.
  */
-async function binnedFacts(
-  conn: DuckDBConnection,
-  g: string,
-  mean: number,
-  histogram: Binning | null,
-  locate: string | null,
-): Promise<{
-  m2: number;
-  m3: number;
-  m4: number;
-  zeros: number;
-  negatives: number;
-  /** The largest count in each group. */
-  groupMaxima: Float64Array;
-  locateCounts: { b: number; c: number }[];
-  histogramRows: Row[];
-}> {
-  const lb = locate ?? '0';
-  const hb = histogram ? binExpression('v', histogram) : '0';
-  const [lbs, hbs, signs, cs, m2s, m3s, m4s, maxima] = await readDoubleColumns(
-    conn,
-    `SELECT lb::DOUBLE, hb::DOUBLE, sg::DOUBLE, c, m2, m3, m4, nmax FROM (
-       SELECT lb, hb, sg, sum(n) AS c, sum(n * d2) AS m2, sum(n * d2 * d) AS m3, sum(n * d2 * d2) AS m4,
-              max(n) AS nmax
-       FROM (SELECT ${lb} AS lb, ${hb} AS hb, sign(v) AS sg, n, d, d * d AS d2
-             FROM (SELECT v, n, v - ${num(mean)} AS d FROM ${g}))
-       GROUP BY ALL)`,
-    8,
-  );
-  const byLocate = new Map<number, number>();
-  const byHistogram = new Map<number, number>();
-  let zeros = 0;
-  let negatives = 0;
-  for (let r = 0; r < cs!.length; r++) {
-    const c = cs![r]!;
-    byLocate.set(lbs![r]!, (byLocate.get(lbs![r]!) ?? 0) + c);
-    byHistogram.set(hbs![r]!, (byHistogram.get(hbs![r]!) ?? 0) + c);
-    if (signs![r] === 0) zeros += c;
-    else if (signs![r]! < 0) negatives += c;
+class CompensatedSum {
+  private sum = 0;
+  private c = 0;
+  add(v: number): void {
+    const t = this.sum + v;
+    this.c += Math.abs(this.sum) >= Math.abs(v) ? this.sum - t + v : v - t + this.sum;
+    this.sum = t;
   }
-  return {
-    m2: compensatedSum(m2s!),
-    m3: compensatedSum(m3s!),
-    m4: compensatedSum(m4s!),
-    zeros,
-    negatives,
-    groupMaxima: maxima!,
-    locateCounts: [...byLocate].map(([b, c]) => ({ b, c })).sort((x, y) => x.b - y.b),
-    histogramRows: [...byHistogram].map(([b, n]) => ({ b, n })),
-  };
-}
-
-/**
- * The TOP_VALUES most frequent values of the table `g` (ties by value), given the largest count
- * of each of the groups binnedFacts formed. Those maxima are counts of different values, so the
- * TOP_VALUES-th largest of them is a count that many values reach: only values counted at least
- * that often can be among the top ones, and the sort sees only them.
- */
-async function topValues(
-  conn: DuckDBConnection,
-  g: string,
-  groupMaxima: Float64Array,
-): Promise<{ value: Cell; count: number }[]> {
-  const maxima = [...groupMaxima].sort((a, b) => b - a);
-  const floor = maxima.length >= TOP_VALUES ? maxima[TOP_VALUES - 1]! : 0;
-  const row = await queryOne(
-    conn,
-    `SELECT list({'v': v, 'n': n}) AS top FROM (SELECT v, n FROM ${g} WHERE n >= ${num(floor)} ORDER BY n DESC, v LIMIT ${TOP_VALUES})`,
-  );
-  return readTop(row.top, true);
-}
-
-/** SQL for the locating bin of v (see orderStatistics), or null for a constant column. */
-function locateBin(range: { lo: number; hi: number }): string | null {
-  if (range.hi === range.lo) return null;
-  const norm = LOCATE_BINS / (range.hi - range.lo);
-  return `least(trunc((v - ${num(range.lo)}) * ${num(norm)})::BIGINT, ${LOCATE_BINS - 1})`;
-}
-
-/**
- * The k-th smallest values (0-based) of the table `g` of distinct values and counts, without
- * sorting it: counts per equal-width bin (from binnedFacts) say which bin holds each order
- * statistic, then only those bins' values are sorted. (Sorting a million distinct values cost
- * more than the rest of the column's statistics together.)
- */
-async function orderStatistics(
-  conn: DuckDBConnection,
-  g: string,
-  wanted: number[],
-  range: { lo: number; hi: number },
-  bin: string | null,
-  counts: { b: number; c: number }[],
-): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  if (bin === null) {
-    for (const k of wanted) out.set(k, range.lo);
-    return out;
+  get value(): number {
+    return this.sum + this.c;
   }
-  // For each wanted k: its bin and how many values come before that bin.
-  const where = new Map<number, { bin: number; before: number }>();
-  let before = 0;
-  let i = 0;
-  const sorted = [...wanted].sort((a, b) => a - b);
-  for (const { b, c } of counts) {
-    while (i < sorted.length && sorted[i]! < before + c) {
-      where.set(sorted[i]!, { bin: b, before });
-      i++;
+}
+
+/** Keeps the TOP_VALUES most frequent values seen, ties by the smaller value. */
+class TopValues {
+  private readonly kept: { value: number; count: number }[] = [];
+  /** Once full: the count and value of the last kept, which a newcomer must beat. */
+  worstCount = -Infinity;
+  worstValue = Infinity;
+  /** Call when (value, count) beats the worst kept (see worstCount, worstValue). */
+  offer(value: number, count: number): void {
+    const k = this.kept;
+    if (k.length === TOP_VALUES) k.pop();
+    let i = k.length;
+    while (
+      i > 0 &&
+      (k[i - 1]!.count < count || (k[i - 1]!.count === count && k[i - 1]!.value > value))
+    )
+      i--;
+    k.splice(i, 0, { value, count });
+    if (k.length === TOP_VALUES) {
+      this.worstCount = k[k.length - 1]!.count;
+      this.worstValue = k[k.length - 1]!.value;
     }
-    before += c;
   }
-  // Each wanted k is the value whose running count within its bin passes k - before: a window
-  // over the few bins concerned, joined to the wanted offsets, so only those values come back.
-  const offsets = [...where].map(([k, w]) => `(${k}, ${w.bin}, ${k - w.before})`);
-  const bins = [...new Set([...where.values()].map((w) => w.bin))];
-  const rows = await queryRows(
-    conn,
-    `WITH s AS (SELECT ${bin} AS b, v, n, sum(n) OVER (PARTITION BY ${bin} ORDER BY v ROWS UNBOUNDED PRECEDING) AS cum
-                FROM ${g} WHERE ${bin} IN (${bins.join(', ')})),
-          w(k, b, off) AS (VALUES ${offsets.join(', ')})
-     SELECT w.k AS k, s.v AS v FROM w JOIN s ON s.b = w.b AND s.cum - s.n <= w.off AND w.off < s.cum`,
-  );
-  for (const r of rows) out.set(toNumber(r.k) ?? -1, toNumber(r.v) ?? NaN);
-  return out;
+  get values(): { value: Cell; count: number }[] {
+    return this.kept.map((t) => ({
+      value: Number.isFinite(t.value) ? t.value : null,
+      count: t.count,
+    }));
+  }
 }
 
 /** The 0-based order statistics the exact quantiles of `count` values interpolate between. */
@@ -448,93 +350,207 @@ async function numericStats(p: NumericParts): Promise<NumericStats> {
 
 /**
  * Everything about a numeric column from one GROUP BY: the table of its distinct values and
- * their counts (`g`, connection-private), then small queries over that table (totals; binned
- * counts, moments, zeros and negatives; the values of the bins holding the quantiles; the top
- * values; the outlier counts, which need the quantiles). A column that counts rows is worked out
- * without the table (see rowCounterFacts).
+ * their counts (`g`, connection-private), then passes over that table in JavaScript (see
+ * ValueTable): totals, zeros, negatives and top values; histogram, moments and the first split
+ * for the order statistics; the values around the quantiles; the outlier counts, which need the
+ * quantiles. A column that counts rows is worked out without the table (see rowCounterFacts).
  */
-async function numericFacts(
+export async function numericFacts(
   conn: DuckDBConnection,
   c: ProfiledColumn,
   rowCount: number,
+  sliceRows = VALUE_SLICE_ROWS,
 ): Promise<NumericFacts> {
+  return (await readNumericColumn(conn, c, rowCount, sliceRows))();
+}
+
+/**
+ * The part of numericFacts that needs the connection; what it returns finishes the work. A
+ * table with at most `sliceRows` rows cannot have more distinct values than that: its value
+ * table is read straight from the GROUP BY into JavaScript, and the passes over it run after the
+ * connection has gone back to the pool, beside the next column's query. A larger table's value
+ * table is stored and read a slice at a time, on the connection.
+ */
+async function readNumericColumn(
+  conn: DuckDBConnection,
+  c: ProfiledColumn,
+  rowCount: number,
+  sliceRows: number,
+): Promise<() => Promise<NumericFacts>> {
   const first = await rowCounterStart(conn, c, rowCount);
-  if (first !== null) return rowCounterFacts(first, rowCount);
-  const g = `__values_${++tableSeq}`;
+  if (first !== null) return () => rowCounterFacts(first, rowCount);
   // Integers are grouped as they are stored and only the distinct values turned into doubles:
   // hashing a million BIGINTs took 80 against 99 ms as doubles.
   const grouped = NATIVE_GROUPING.test(c.type) ? ident(c.name) : c.expr;
-  await conn.run(
-    `CREATE OR REPLACE TEMP TABLE ${g} AS SELECT v::DOUBLE AS v, n FROM (
-       SELECT ${grouped} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)`,
-  );
+  const values = `SELECT v::DOUBLE AS v, n FROM (
+       SELECT ${grouped} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)`;
+  if (rowCount <= sliceRows) {
+    const [v, n] = await readDoubleColumns(conn, values, 2);
+    return () => valueTableFacts(ValueTable.of(v!, n!));
+  }
+  const g = `__values_${++tableSeq}`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${g} AS ${values}`);
   try {
-    const a = await queryOne(
-      conn,
-      `SELECT sum(n) AS c, count(*)::DOUBLE AS d, count_if(n = 1)::DOUBLE AS u, min(v) AS lo,
-              max(v) AS hi, kahan_sum(n * v) AS total FROM ${g}`,
-    );
-    const count = toNumber(a.c) ?? 0;
-    const distinct = toNumber(a.d) ?? 0;
-    const unique = toNumber(a.u) ?? 0;
-    const lo = toNumber(a.lo);
-    const hi = toNumber(a.hi);
-    if (count === 0 || lo === null || hi === null) {
-      return { count, distinct, unique, top: [], stats: null };
-    }
-    const total = toNumber(a.total) ?? 0;
-    const range = { lo, hi };
-    const binning =
-      hi > lo ? { lo, hi, bins: Math.max(1, Math.min(MAX_HISTOGRAM_BINS, distinct)) } : null;
-    const locate = locateBin(range);
-    const binned = await binnedFacts(conn, g, total / count, binning, locate);
-    // The order statistic k (0-based) is the smallest value whose running count passes k.
-    // When every value occurs once, the top values are the smallest ones: the first order
-    // statistics, found with the others.
-    const { wanted } = quantilePositions(count);
-    const smallest = unique === distinct ? Math.min(TOP_VALUES, distinct) : 0;
-    const firsts = Array.from({ length: smallest }, (_, k) => k);
-    const order = await orderStatistics(
-      conn,
-      g,
-      [...new Set([...wanted, ...firsts])],
-      range,
-      locate,
-      binned.locateCounts,
-    );
-    const top =
-      smallest > 0
-        ? firsts.map((k) => ({ value: order.get(k)!, count: 1 }))
-        : await topValues(conn, g, binned.groupMaxima);
-    const stats = await numericStats({
-      count,
-      lo,
-      hi,
-      total,
-      m2: binned.m2,
-      m3: binned.m3,
-      m4: binned.m4,
-      zeros: binned.zeros,
-      negatives: binned.negatives,
-      orderStatistic: (k) => order.get(k)!,
-      // A constant column: numpy puts every value in one bin around it.
-      histogram: binning
-        ? histogramBins(binning, binned.histogramRows)
-        : [{ start: lo - 0.5, end: hi + 0.5, count }],
-      countOutliers: async ({ mean, zBound, iqrLower, iqrUpper }) => {
-        const z = zBound === null ? 'false' : `abs(v - ${num(mean)}) > ${num(zBound)}`;
-        const o = await queryOne(
-          conn,
-          `SELECT coalesce(sum(n) FILTER (WHERE v < ${num(iqrLower)} OR v > ${num(iqrUpper)}), 0) AS iqr,
-                  coalesce(sum(n) FILTER (WHERE ${z}), 0) AS z FROM ${g}`,
-        );
-        return { zScore: toNumber(o.z) ?? 0, iqr: toNumber(o.iqr) ?? 0 };
-      },
-    });
-    return { count, distinct, unique, top, stats };
+    const facts = await valueTableFacts(ValueTable.stored(conn, g, sliceRows));
+    return () => Promise.resolve(facts);
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${g}`);
   }
+}
+
+/**
+ * The passes below work on one slice at a time in functions of their own, with the running
+ * figures in local variables: a double written to a variable that a callback shares with its
+ * caller is boxed at every write, which made the collector the busiest part of a profile.
+ */
+interface SliceTotals {
+  count: number;
+  unique: number;
+  lo: number;
+  hi: number;
+  sum: number;
+  zeros: number;
+  negatives: number;
+}
+
+function sliceTotals(values: Float64Array, counts: Float64Array, top: TopValues): SliceTotals {
+  let count = 0;
+  let unique = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let zeros = 0;
+  let negatives = 0;
+  // Neumaier's compensated sum of n * x.
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    const n = counts[i]!;
+    count += n;
+    if (n === 1) unique++;
+    if (x < lo || x !== x) lo = x; // a NaN stays, for the caller's check
+    if (x > hi) hi = x;
+    const v = n * x;
+    const t = sum + v;
+    compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
+    sum = t;
+    if (x === 0) zeros += n;
+    else if (x < 0) negatives += n;
+    if (n > top.worstCount || (n === top.worstCount && x < top.worstValue)) top.offer(x, n);
+  }
+  return { count, unique, lo, hi, sum: sum + compensation, zeros, negatives };
+}
+
+/** Sums of n (x - mean)^2, ^3 and ^4 over a slice, and its histogram counts. */
+function sliceMoments(
+  values: Float64Array,
+  counts: Float64Array,
+  mean: number,
+  binOf: ((x: number) => number) | null,
+  histogram: Float64Array | null,
+): [number, number, number] {
+  let m2 = 0;
+  let m3 = 0;
+  let m4 = 0;
+  for (let i = 0; i < values.length; i++) {
+    const n = counts[i]!;
+    const d = values[i]! - mean;
+    const d2 = d * d;
+    m2 += n * d2;
+    m3 += n * d2 * d;
+    m4 += n * d2 * d2;
+  }
+  if (binOf) for (let i = 0; i < values.length; i++) histogram![binOf(values[i]!)]! += counts[i]!;
+  return [m2, m3, m4];
+}
+
+/** Values (each counted n times) outside [iqrLower, iqrUpper], and farther than zBound from the mean. */
+function sliceOutliers(
+  values: Float64Array,
+  counts: Float64Array,
+  bounds: { mean: number; zBound: number | null; iqrLower: number; iqrUpper: number },
+): [number, number] {
+  const { mean, iqrLower, iqrUpper } = bounds;
+  const zBound = bounds.zBound ?? Infinity;
+  let iqr = 0;
+  let zScore = 0;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (x < iqrLower || x > iqrUpper) iqr += counts[i]!;
+    if (Math.abs(x - mean) > zBound) zScore += counts[i]!;
+  }
+  return [iqr, zScore];
+}
+
+async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
+  // Totals, zeros, negatives, the top values.
+  let count = 0;
+  let distinct = 0;
+  let unique = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let zeros = 0;
+  let negatives = 0;
+  const sum = new CompensatedSum();
+  const top = new TopValues();
+  await table.forEachSlice((values, counts) => {
+    const t = sliceTotals(values, counts, top);
+    count += t.count;
+    distinct += values.length;
+    unique += t.unique;
+    if (t.lo < lo || t.lo !== t.lo) lo = t.lo;
+    if (t.hi > hi) hi = t.hi;
+    sum.add(t.sum);
+    zeros += t.zeros;
+    negatives += t.negatives;
+  });
+  const finite = Number.isFinite(lo) && Number.isFinite(hi);
+  const base = { count, distinct, unique, top: top.values };
+  // NaN and infinities (which a DOUBLE column can hold) leave no meaningful moments.
+  if (count === 0 || !finite) return { ...base, stats: null };
+  const total = sum.value;
+  const mean = total / count;
+  // numpy's histogram, the sums of centred powers and the first split of the order statistics.
+  const binning =
+    hi > lo ? { lo, hi, bins: Math.max(1, Math.min(MAX_HISTOGRAM_BINS, distinct)) } : null;
+  const histogram = binning ? new Float64Array(binning.bins) : null;
+  const binOf = binning ? binner(binning) : null;
+  const order = hi > lo ? new OrderStatistics(lo, hi, distinct) : null;
+  const moments = [0, 0, 0];
+  await table.forEachSlice((values, counts) => {
+    sliceMoments(values, counts, mean, binOf, histogram).forEach((m, i) => (moments[i]! += m));
+    order?.countFirst(values, counts);
+  });
+  const [m2, m3, m4] = moments as [number, number, number];
+  const { wanted } = quantilePositions(count);
+  const orderStatistics = order ? await order.find(table, wanted) : null;
+  const stats = await numericStats({
+    count,
+    lo,
+    hi,
+    total,
+    m2,
+    m3,
+    m4,
+    zeros,
+    negatives,
+    orderStatistic: (k) => (orderStatistics ? orderStatistics.get(k)! : lo),
+    // A constant column: numpy puts every value in one bin around it.
+    histogram: binning
+      ? histogramBins(
+          binning,
+          [...histogram!].map((n, b) => ({ b, n })),
+        )
+      : [{ start: lo - 0.5, end: hi + 0.5, count }],
+    countOutliers: async (bounds) => {
+      const found = [0, 0];
+      await table.forEachSlice((values, counts) =>
+        sliceOutliers(values, counts, bounds).forEach((n, i) => (found[i]! += n)),
+      );
+      return { iqr: found[0]!, zScore: found[1]! };
+    },
+  });
+  return { ...base, stats };
 }
 
 /**
@@ -593,9 +609,10 @@ function firstHolding(lo: number, hi: number, holds: (v: number) => boolean): nu
 async function rowCounterFacts(first: number, n: number): Promise<NumericFacts> {
   const last = first + n - 1;
   const binning = { lo: first, hi: last, bins: Math.min(MAX_HISTOGRAM_BINS, n) };
+  const binOf = binner(binning);
   // Where each bin starts: the first value numpy's rule puts in it or a later bin.
   const starts = Array.from({ length: binning.bins + 1 }, (_, j) =>
-    j === 0 ? first : firstHolding(first, last, (v) => binOf(v, binning) >= j),
+    j === 0 ? first : firstHolding(first, last, (v) => binOf(v) >= j),
   );
   const histogram = histogramBins(
     binning,
@@ -652,16 +669,27 @@ export async function profileColumns(
     .sort((a, b) => costOf(b) - costOf(a) || a.index - b.index);
   const others = columns.filter((c) => c.family !== 'numeric');
   const counted = others.filter((c) => c.family !== 'unsupported' && !given.has(c.name));
-  // The costliest first (numeric columns), so the pool's last tasks are short ones.
-  const results = await pool.run<Map<number, OtherFacts> | NumericFacts | ValueCounts>([
-    ...numeric.map((c) => (x: DuckDBConnection) => numericFacts(x, c, rowCount)),
-    (x) => otherFacts(x, others),
-    ...counted.map((c) => (x: DuckDBConnection) => valueCounts(x, c)),
+  // The costliest first (numeric columns), so the pool's last tasks are short ones. Each
+  // numeric column is finished as soon as its own query is in (see readNumericColumn).
+  const numericResults = numeric.map((c) =>
+    pool
+      .run([(x) => readNumericColumn(x, c, rowCount, VALUE_SLICE_ROWS)])
+      .then(([finish]) => finish!()),
+  );
+  const results = await Promise.all([
+    Promise.all(numericResults),
+    pool.run<Map<number, OtherFacts> | ValueCounts>([
+      (x) => otherFacts(x, others),
+      ...counted.map((c) => (x: DuckDBConnection) => valueCounts(x, c)),
+    ]),
   ]);
-  const other = results[numeric.length] as Map<number, OtherFacts>;
+  const [numericFactsList, [other, ...counts]] = results as [
+    NumericFacts[],
+    [Map<number, OtherFacts>, ...ValueCounts[]],
+  ];
   const facts = new Map<number, ValueCounts | NumericFacts>();
-  numeric.forEach((c, k) => facts.set(c.index, results[k] as NumericFacts));
-  counted.forEach((c, k) => facts.set(c.index, results[numeric.length + 1 + k] as ValueCounts));
+  numeric.forEach((c, k) => facts.set(c.index, numericFactsList[k]!));
+  counted.forEach((c, k) => facts.set(c.index, counts[k]!));
   for (const c of others) {
     const known = given.get(c.name);
     if (!known) continue;
