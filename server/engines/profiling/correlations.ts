@@ -38,6 +38,12 @@ const square = (k: number, diagonal: number | null) =>
 
 const finite = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
 
+/** The candidates' values in every step-th row of the file (row 0, step, 2 step, ...), NULL as NaN. */
+export interface SpearmanSample {
+  columns: Float64Array[];
+  step: number;
+}
+
 interface RawMatrices {
   names: string[];
   /**
@@ -88,7 +94,7 @@ export function startCorrelations(
   candidates: string[],
   allNumeric: number,
   rowCount: number,
-): { sample: Promise<Float64Array[] | null>; matrices: Promise<RawMatrices> } {
+): { sample: Promise<SpearmanSample | null>; matrices: Promise<RawMatrices> } {
   const k = candidates.length;
   const pearson = square(k, 1);
   const crossSums = square(k, null);
@@ -115,9 +121,9 @@ export function startCorrelations(
   const step = sampled ? Math.ceil(rowCount / SPEARMAN_EXACT_ROWS) : 1;
   // One task: the sample first (the ranking starts as soon as it is in, beside the Pearson
   // scan), then the Pearson scan, which takes its shifts from the sample.
-  let sampleRead!: (columns: Float64Array[]) => void;
+  let sampleRead!: (sample: SpearmanSample) => void;
   let sampleFailed!: (e: unknown) => void;
-  const sample = new Promise<Float64Array[]>((resolve, reject) => {
+  const sample = new Promise<SpearmanSample>((resolve, reject) => {
     sampleRead = resolve;
     sampleFailed = reject;
   });
@@ -136,7 +142,7 @@ export function startCorrelations(
           sampleFailed(e);
           throw e;
         }
-        sampleRead(columns);
+        sampleRead({ columns, step });
         const shifts = columns.map(presentMean);
         // A column with a gap in the sample has missing values; one without is taken to have
         // none (every row is in the sample below SPEARMAN_EXACT_ROWS), and its count in the same
@@ -172,11 +178,11 @@ export function startCorrelations(
     ])
     .then(([result]) => result!);
   sample.catch(() => undefined); // a failure surfaces with the matrices
-  const ranked = sample.then(async (columns) => {
+  const ranked = sample.then(async ({ columns }) => {
     const matrix = await spearmanMatrix(columns);
     for (const [i, j] of pairs) set(spearman, i, j, matrix[i]![j] ?? null);
   });
-  const matrices = Promise.all([scanned, sample, ranked]).then(([{ row, shifts }, columns]) => {
+  const matrices = Promise.all([scanned, sample, ranked]).then(([{ row, shifts }, { columns }]) => {
     for (const [i, j] of pairs) {
       if (`s${i}_${j}` in row) set(crossSums, i, j, toNumber(row[`s${i}_${j}`]));
       else set(pearson, i, j, toNumber(row[`p${i}_${j}`]));

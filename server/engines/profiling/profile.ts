@@ -6,7 +6,7 @@ import { correlationCandidates, selectCorrelations, startCorrelations } from './
 import { queryOne, toNumber, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
 import { withSource, type SourcePool } from './source';
-import { profileColumns, TOP_VALUES, type ValueCounts } from './stats';
+import { notRowCounters, profileColumns, TOP_VALUES, type ValueCounts } from './stats';
 import { profileTimeSeries, startTimeSeries } from './timeseries';
 
 /**
@@ -40,11 +40,16 @@ export async function profileSource(
   // The numeric columns with many distinct values first: they take longest, and the queue
   // should not end on one of them running alone. The estimates come from the Spearman sample,
   // which arrives while the correlations and the period table still hold both connections.
-  const cost = await sample.then(
-    (columns) => (columns ? distinctEstimates(candidates, columns) : new Map<string, number>()),
-    () => new Map<string, number>(), // the same failure surfaces with the matrices below
+  // The sample also rules out most integer columns as row counters (see notRowCounters).
+  const seen = await sample.then(
+    (s) => s,
+    () => null, // the same failure surfaces with the matrices below
   );
-  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, given, cost);
+  const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, {
+    given,
+    cost: seen ? distinctEstimates(candidates, seen.columns) : new Map<string, number>(),
+    notRowCounters: seen ? notRowCounters(candidates, seen) : new Set<string>(),
+  });
   // Exact duplicates of an earlier row: rows minus distinct rows. A column with a different
   // value in every row (an id) already proves there are none, without hashing whole rows.
   const keyColumn = columns.some((c) => c.missing === 0 && c.distinct === rowCount);

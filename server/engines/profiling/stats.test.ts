@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDuckDb, readDoubleColumns } from './duckdb';
 import { seededRandom } from '../seeded-random';
 import { profiledColumns } from './columns';
-import { binExpression, binner, numericFacts, type Binning } from './stats';
+import { binExpression, binner, notRowCounters, numericFacts, type Binning } from './stats';
 
 /** numpy's histogram bin rule, written twice: in SQL (binExpression) and in JavaScript (binner). */
 
@@ -160,5 +160,21 @@ describe('numericFacts: a column read from its table of distinct values', () => 
     const nan = await factsOf([NaN, 1, 2, 3, 3]);
     expect(nan.stats).toBeNull();
     expect(nan).toMatchObject({ count: 5, distinct: 4 });
+  });
+});
+
+describe('notRowCounters', () => {
+  it('rules out a sampled column only where the sample proves it does not count rows', () => {
+    const sample = {
+      step: 3,
+      columns: [
+        Float64Array.from([5, 8, 11, 14]), // counts rows from 5
+        Float64Array.from([5, 8, 12, 14]), // one step too long
+        Float64Array.from([NaN, 3, 6]), // a missing first value
+        Float64Array.from([0, 3, NaN]), // a missing value later
+        Float64Array.from([7]), // one value proves nothing
+      ],
+    };
+    expect(notRowCounters(['a', 'b', 'c', 'd', 'e'], sample)).toEqual(new Set(['b', 'c', 'd']));
   });
 });

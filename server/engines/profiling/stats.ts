@@ -361,7 +361,7 @@ export async function numericFacts(
   rowCount: number,
   sliceRows = VALUE_SLICE_ROWS,
 ): Promise<NumericFacts> {
-  return (await readNumericColumn(conn, c, rowCount, sliceRows))();
+  return (await readNumericColumn(conn, c, rowCount, sliceRows, true))();
 }
 
 /**
@@ -376,8 +376,10 @@ async function readNumericColumn(
   c: ProfiledColumn,
   rowCount: number,
   sliceRows: number,
+  /** Whether the column may count rows (see rowCounterStart). */
+  mayCountRows: boolean,
 ): Promise<() => Promise<NumericFacts>> {
-  const first = await rowCounterStart(conn, c, rowCount);
+  const first = mayCountRows ? await rowCounterStart(conn, c, rowCount) : null;
   if (first !== null) return () => rowCounterFacts(first, rowCount);
   // Integers are grouped as they are stored and only the distinct values turned into doubles:
   // hashing a million BIGINTs took 80 against 99 ms as doubles.
@@ -586,6 +588,29 @@ async function rowCounterStart(
 }
 
 /**
+ * The sampled columns that cannot count rows: in a row counter the value of every step-th row
+ * grows by exactly step, so one sampled pair that does not (or a missing value) rules it out
+ * without the scan rowCounterStart makes.
+ */
+export function notRowCounters(
+  names: string[],
+  sample: { columns: Float64Array[]; step: number },
+): Set<string> {
+  const out = new Set<string>();
+  names.forEach((name, i) => {
+    const values = sample.columns[i]!;
+    for (let k = 1; k < values.length; k++) {
+      if (!(values[k]! - values[k - 1]! === sample.step)) {
+        out.add(name);
+        return;
+      }
+    }
+    if (values.length > 0 && Number.isNaN(values[0])) out.add(name);
+  });
+  return out;
+}
+
+/**
  * The first integer v in [lo, hi] for which `holds(v)` is true, where `holds` is false up to
  * some point and true after it; hi + 1 when it never holds. Counting the integers of a range
  * that pass a monotone test takes a few dozen tests instead of one per value.
@@ -657,11 +682,18 @@ export async function profileColumns(
   columns: ProfiledColumn[],
   rowCount: number,
   pool: SourcePool,
-  /** Value counts computed elsewhere (a date column's, from the period table), by column name. */
-  given: Map<string, Promise<ValueCounts | null>> = new Map(),
-  /** How costly each column's statistics are expected to be (the costliest are queued first). */
-  cost: Map<string, number> = new Map(),
+  known: {
+    /** Value counts computed elsewhere (a date column's, from the period table), by column name. */
+    given?: Map<string, Promise<ValueCounts | null>>;
+    /** How costly each column's statistics are expected to be (the costliest are queued first). */
+    cost?: Map<string, number>;
+    /** Columns known not to count rows (see notRowCounters). */
+    notRowCounters?: Set<string>;
+  } = {},
 ): Promise<ColumnProfile[]> {
+  const given = known.given ?? new Map<string, Promise<ValueCounts | null>>();
+  const cost = known.cost ?? new Map<string, number>();
+  const notCounters = known.notRowCounters ?? new Set<string>();
   if (columns.length === 0) return [];
   const costOf = (c: ProfiledColumn) => cost.get(c.name) ?? 0;
   const numeric = columns
@@ -673,7 +705,7 @@ export async function profileColumns(
   // numeric column is finished as soon as its own query is in (see readNumericColumn).
   const numericResults = numeric.map((c) =>
     pool
-      .run([(x) => readNumericColumn(x, c, rowCount, VALUE_SLICE_ROWS)])
+      .run([(x) => readNumericColumn(x, c, rowCount, VALUE_SLICE_ROWS, !notCounters.has(c.name))])
       .then(([finish]) => finish!()),
   );
   const results = await Promise.all([
