@@ -629,6 +629,30 @@ describe('loading a file: the check and the Parquet copy side by side', () => {
     expect(exists(`${file}.parquet`)).toBe(false);
   });
 
+  it('refuses the sequences UTF-8 forbids that look like it (a surrogate, an overlong form) deep in a text column', async () => {
+    for (const [name, bytes] of [
+      ['surrogate', [0xed, 0xa0, 0x80]],
+      ['overlong', [0xc0, 0xaf]],
+    ] as const) {
+      const file = path.join(dir, `load-${name}.csv`);
+      writeFileSync(
+        file,
+        Buffer.concat([
+          Buffer.from(`${big}\n150000,1.5,a`),
+          Buffer.from(bytes),
+          Buffer.from('b\n'),
+        ]),
+      );
+      const refused = engine.load(file, `${name}.csv`, undefined, `${file}.parquet`);
+      await expect(refused).rejects.toThrow(
+        new RegExp(
+          `not valid UTF-8 \\(first bad byte 0x${bytes[0].toString(16)} on line 150002\\)`,
+        ),
+      );
+      expect(exists(`${file}.parquet`)).toBe(false);
+    }
+  });
+
   it('removes the copy of a file DuckDB reads but the check refuses (one nested JSON object)', async () => {
     const file = path.join(dir, 'load-nested.json');
     writeFileSync(file, '{"country": "A", "series": {"2000": 1, "2001": 2}}\n');

@@ -117,11 +117,13 @@ export async function checkDataFile(
 
 /**
  * What loading a CSV file needs checked before DuckDB's strict reader reads it: the name, the
- * type by content, the header (its size and number of columns) and UTF-8 in every byte. The
- * rows are not compared with the header here: DuckDB refuses a file whose rows do not match
- * it, or that leaves a quote open, and the loader then runs checkDataFile to name the row.
- * (Counting every row's fields was two thirds of the whole check's time.) A JSON file gets the
- * whole check, which refuses some files DuckDB would read. `records` is null when not counted.
+ * type by content and the header (its size and number of columns); the file is read no further
+ * than that. DuckDB refuses a file whose rows do not match the header, that leaves a quote open
+ * or that is not UTF-8 (the same byte sequences Node's check refuses: surrogates, overlong forms,
+ * code points past U+10FFFF), and the loader then runs checkDataFile to name the problem and the
+ * line. (Counting every row's fields was two thirds of the whole check's time, and reading the
+ * rest of the file for UTF-8 took a core beside DuckDB's two.) A JSON file gets the whole check,
+ * which refuses some files DuckDB would read. `records` is null when not counted.
  */
 export async function checkForLoading(
   filePath: string,
@@ -189,7 +191,7 @@ interface Scanner {
 
 /**
  * Streams the file through the UTF-8 check and the scanner; with `wholeStructure` false the
- * scanner stops once the layout is known and only the UTF-8 check reads on.
+ * reading stops once the layout is known.
  */
 async function scanFile(
   filePath: string,
@@ -199,7 +201,6 @@ async function scanFile(
 ): Promise<void> {
   const utf8 = new Utf8Check();
   let announce = onLayout;
-  let scanning = true;
   let first = true;
   let bom = 0;
   try {
@@ -213,13 +214,12 @@ async function scanFile(
         }
       }
       utf8.push(chunk);
-      if (!scanning) continue;
       scanner.push(chunk);
       const layout = scanner.layout();
       if (layout) {
         announce?.(layout);
         announce = undefined;
-        scanning = wholeStructure;
+        if (!wholeStructure) return; // the rest of the file is left unread
       }
     }
     utf8.finish();
