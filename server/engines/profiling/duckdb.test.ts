@@ -1,6 +1,12 @@
 import { DuckDBDoubleVector } from '@duckdb/node-api';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { copyDoubles, createDuckDb, readDoubleColumns, splitMemoryLimit } from './duckdb';
+import {
+  copyDoubles,
+  createDuckDb,
+  readDoubleChunks,
+  readDoubleColumns,
+  splitMemoryLimit,
+} from './duckdb';
 
 describe('splitMemoryLimit', () => {
   it('divides the configured total between the instances, in KiB', () => {
@@ -33,6 +39,23 @@ describe('readDoubleColumns', () => {
     expect(a).toEqual(Float64Array.from({ length: 5000 }, (_, i) => i / 4));
     expect(b).toEqual(
       Float64Array.from({ length: 5000 }, (_, i) => (i >= 3000 && i <= 3010 ? NaN : 0 - i + 0)),
+    );
+  });
+
+  it('reads a result chunk by chunk, in place where a column has no NULL and copied where it has', async () => {
+    const chunks = await db.withConnection((c) =>
+      readDoubleChunks(
+        c,
+        `SELECT i / 4 AS a, CASE WHEN i = 3000 THEN NULL ELSE -i END::DOUBLE AS b
+         FROM range(5000) t(i) ORDER BY i`,
+        2,
+      ),
+    );
+    expect(chunks.map((c) => c.columns[0]!.length)).toEqual([2048, 2048, 904]);
+    const joined = (k: number) => Float64Array.from(chunks.flatMap((c) => [...c.columns[k]!]));
+    expect(joined(0)).toEqual(Float64Array.from({ length: 5000 }, (_, i) => i / 4));
+    expect(joined(1)).toEqual(
+      Float64Array.from({ length: 5000 }, (_, i) => (i === 3000 ? NaN : 0 - i + 0)),
     );
   });
 

@@ -203,6 +203,44 @@ export async function readDoubleColumns(
 }
 
 /**
+ * The DOUBLE columns of a statement chunk by chunk (NULL as NaN), without copying them when
+ * they can be read in place: a chunk's column without NULLs is a view of the typed array
+ * DuckDB's vector already holds (see copyDoubles), kept valid by the chunk it belongs to, which
+ * each entry keeps a reference to. Copying a million distinct values into arrays of their own
+ * made the collector run twice per profile for the external memory alone.
+ */
+export async function readDoubleChunks(
+  conn: DuckDBConnection,
+  sql: string,
+  columns: number,
+): Promise<{ columns: Float64Array[]; chunk: unknown }[]> {
+  const result = await conn.run(sql);
+  const out: { columns: Float64Array[]; chunk: unknown }[] = [];
+  for (let k = 0; k < result.chunkCount; k++) {
+    const chunk = result.getChunk(k);
+    const n = chunk.rowCount;
+    if (n === 0) continue;
+    const views = Array.from({ length: columns }, (_, c) => {
+      const vector = chunk.getColumnVector(c);
+      if (!(vector instanceof DuckDBDoubleVector)) throw new Error(`column ${c} is not DOUBLE`);
+      const inner = vector as unknown as { items?: unknown; validity?: { data?: unknown } };
+      if (
+        inner.items instanceof Float64Array &&
+        inner.items.length === n &&
+        inner.validity?.data === null
+      ) {
+        return inner.items;
+      }
+      const copy = new Float64Array(n);
+      copyDoubles(vector, n, copy, 0);
+      return copy;
+    });
+    out.push({ columns: views, chunk });
+  }
+  return out;
+}
+
+/**
  * Copies a DOUBLE vector into `into` from `at`, NULL as NaN. A vector without NULLs is copied
  * from the typed array it already holds (a private field of @duckdb/node-api's vector, checked
  * before use); reading value by value made a JavaScript number per cell, and at a million

@@ -6,7 +6,7 @@ import type {
   ValueCount,
 } from '../../../common/teams/data';
 import { finalKind, type ProfiledColumn } from './columns';
-import { queryOne, readDoubleColumns, toNumber, type Cell, type Row } from './duckdb';
+import { queryOne, readDoubleChunks, toNumber, type Cell, type Row } from './duckdb';
 import type { SourcePool } from './source';
 import { ident, num } from './sql';
 import { OrderStatistics, VALUE_SLICE_ROWS, ValueTable } from './value-table';
@@ -387,8 +387,8 @@ async function readNumericColumn(
   const values = `SELECT v::DOUBLE AS v, n FROM (
        SELECT ${grouped} AS v, count(*)::DOUBLE AS n FROM src WHERE ${ident(c.name)} IS NOT NULL GROUP BY 1)`;
   if (rowCount <= sliceRows) {
-    const [v, n] = await readDoubleColumns(conn, values, 2);
-    return () => valueTableFacts(ValueTable.of(v!, n!));
+    const chunks = await readDoubleChunks(conn, values, 2);
+    return () => valueTableFacts(ValueTable.of(chunks));
   }
   const g = `__values_${++tableSeq}`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${g} AS ${values}`);

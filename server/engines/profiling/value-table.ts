@@ -1,11 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readDoubleColumns } from './duckdb';
+import { readDoubleChunks } from './duckdb';
 
 /**
  * A column's table of distinct values and their counts (columns `v` and `n`, both DOUBLE, one
  * row per value) as JavaScript reads it: a slice of rows at a time, so whatever the table's size
  * at most one slice is in memory. A table that fits in one slice is read once and kept for the
- * later passes. The statistics are passes over these slices (see stats.ts): a few loops over
+ * later passes. Slices are visited chunk by chunk, as DuckDB returns them. The statistics are passes over these slices (see stats.ts): a few loops over
  * typed arrays cost a fraction of the SQL queries they replaced, each of which evaluated its
  * expressions over every distinct value again.
  */
@@ -17,13 +17,14 @@ export type SliceVisitor = (values: Float64Array, counts: Float64Array) => void;
 
 export class ValueTable {
   private constructor(
-    private kept: { values: Float64Array; counts: Float64Array } | null,
+    /** The chunks of a table read once (each with the DuckDB chunk its arrays belong to). */
+    private kept: { columns: Float64Array[]; chunk: unknown }[] | null,
     private readonly stored: { conn: DuckDBConnection; table: string; sliceRows: number } | null,
   ) {}
 
-  /** A value table already read, one slice. */
-  static of(values: Float64Array, counts: Float64Array): ValueTable {
-    return new ValueTable({ values, counts }, null);
+  /** A value table read at once, as readDoubleChunks returns it (columns v, n). */
+  static of(chunks: { columns: Float64Array[]; chunk: unknown }[]): ValueTable {
+    return new ValueTable(chunks, null);
   }
 
   /** A value table stored in DuckDB as `table`, read `sliceRows` rows at a time. */
@@ -31,24 +32,27 @@ export class ValueTable {
     return new ValueTable(null, { conn, table, sliceRows });
   }
 
-  /** Calls `visit` on every slice, in the table's order. */
+  /** Calls `visit` on every chunk of rows, in the table's order. */
   async forEachSlice(visit: SliceVisitor): Promise<void> {
     if (this.kept) {
-      visit(this.kept.values, this.kept.counts);
+      for (const { columns } of this.kept) visit(columns[0]!, columns[1]!);
       return;
     }
     const { conn, table, sliceRows } = this.stored!;
     for (let start = 0; ; start += sliceRows) {
       // rowid ranges are read without scanning the rows before them.
-      const [values, counts] = await readDoubleColumns(
+      const chunks = await readDoubleChunks(
         conn,
         `SELECT v, n FROM ${table} WHERE rowid >= ${start} AND rowid < ${start + sliceRows}`,
         2,
       );
-      const whole = start === 0 && values!.length < sliceRows;
-      if (whole) this.kept = { values: values!, counts: counts! };
-      visit(values!, counts!);
-      if (values!.length < sliceRows) return;
+      let rows = 0;
+      for (const { columns } of chunks) {
+        visit(columns[0]!, columns[1]!);
+        rows += columns[0]!.length;
+      }
+      if (start === 0 && rows < sliceRows) this.kept = chunks; // the whole table: keep it
+      if (rows < sliceRows) return;
     }
   }
 }
