@@ -223,14 +223,8 @@ export async function readDoubleChunks(
     const views = Array.from({ length: columns }, (_, c) => {
       const vector = chunk.getColumnVector(c);
       if (!(vector instanceof DuckDBDoubleVector)) throw new Error(`column ${c} is not DOUBLE`);
-      const inner = vector as unknown as { items?: unknown; validity?: { data?: unknown } };
-      if (
-        inner.items instanceof Float64Array &&
-        inner.items.length === n &&
-        inner.validity?.data === null
-      ) {
-        return inner.items;
-      }
+      const parts = vectorParts(vector, n);
+      if (parts?.validity === null) return parts.items;
       const copy = new Float64Array(n);
       copyDoubles(vector, n, copy, 0);
       return copy;
@@ -240,12 +234,35 @@ export async function readDoubleChunks(
   return out;
 }
 
+const ALL_VALID = (1n << 64n) - 1n;
+
 /**
- * Copies a DOUBLE vector into `into` from `at`, NULL as NaN. A vector without NULLs is copied
- * from the typed array it already holds (a private field of @duckdb/node-api's vector, checked
- * before use); reading value by value made a JavaScript number per cell, and at a million
- * distinct values that cost more than the statistics computed from them. Any other vector is
- * read value by value.
+ * A DOUBLE vector's own typed array and validity mask (null when every value is present), read
+ * from @duckdb/node-api's private fields after checking their shape; null when they are not
+ * what this version has, and the caller reads value by value.
+ */
+function vectorParts(
+  vector: DuckDBDoubleVector,
+  n: number,
+): { items: Float64Array; validity: BigUint64Array | null } | null {
+  const inner = vector as unknown as {
+    items?: unknown;
+    validity?: { data?: unknown; offset?: unknown };
+  };
+  const { items, validity } = inner;
+  if (!(items instanceof Float64Array) || items.length !== n || validity?.offset !== 0) return null;
+  if (validity.data === null) return { items, validity: null };
+  if (validity.data instanceof BigUint64Array && validity.data.length * 64 >= n) {
+    return { items, validity: validity.data };
+  }
+  return null;
+}
+
+/**
+ * Copies a DOUBLE vector into `into` from `at`, NULL as NaN. The vector's own typed array is
+ * copied at once and the NULLs found in its validity mask, 64 values per word (see
+ * vectorParts); reading value by value made a JavaScript number per cell, and at a million
+ * distinct values that cost more than the statistics computed from them.
  */
 export function copyDoubles(
   vector: DuckDBDoubleVector,
@@ -253,14 +270,19 @@ export function copyDoubles(
   into: Float64Array,
   at: number,
 ): void {
-  const inner = vector as unknown as { items?: unknown; validity?: { data?: unknown } };
-  if (
-    inner.items instanceof Float64Array &&
-    inner.items.length === n &&
-    inner.validity?.data === null
-  ) {
-    into.set(inner.items, at);
+  const parts = vectorParts(vector, n);
+  if (!parts) {
+    for (let i = 0; i < n; i++) into[at + i] = vector.getItem(i) ?? NaN;
     return;
   }
-  for (let i = 0; i < n; i++) into[at + i] = vector.getItem(i) ?? NaN;
+  into.set(parts.items, at);
+  const words = parts.validity;
+  if (!words) return;
+  for (let w = 0; w * 64 < n; w++) {
+    const word = words[w]!;
+    if (word === ALL_VALID) continue;
+    for (let b = 0; b < 64 && w * 64 + b < n; b++) {
+      if (((word >> BigInt(b)) & 1n) === 0n) into[at + w * 64 + b] = NaN;
+    }
+  }
 }
