@@ -59,33 +59,30 @@ describe('readDoubleColumns', () => {
     );
   });
 
-  it('copies a vector without NULLs from its own array (the fast way still applies to this version)', async () => {
-    const copied = await db.withConnection(async (c) => {
-      const result = await c.run('SELECT i::DOUBLE FROM range(100) t(i)');
-      const vector = result.getChunk(0).getColumnVector(0);
+  /** copyDoubles on the first vector of `sql`, and how many values it read one by one. */
+  const copyFirstVector = (sql: string, n: number, at: number) =>
+    db.withConnection(async (c) => {
+      const vector = (await c.run(sql)).getChunk(0).getColumnVector(0);
       if (!(vector instanceof DuckDBDoubleVector)) throw new Error('not DOUBLE');
       const getItem = vi.spyOn(vector, 'getItem');
-      const into = new Float64Array(102);
-      copyDoubles(vector, 100, into, 2);
+      const into = new Float64Array(n + at);
+      copyDoubles(vector, n, into, at);
       return { into, reads: getItem.mock.calls.length };
     });
+
+  it('copies a vector without NULLs from its own array (the fast way still applies to this version)', async () => {
+    const copied = await copyFirstVector('SELECT i::DOUBLE FROM range(100) t(i)', 100, 2);
     expect(copied.reads).toBe(0);
     expect([...copied.into.subarray(0, 4)]).toEqual([0, 0, 0, 1]);
     expect(copied.into[101]).toBe(99);
   });
 
   it('finds the NULLs of a vector in its validity mask, also without reading value by value', async () => {
-    const copied = await db.withConnection(async (c) => {
-      const result = await c.run(
-        'SELECT CASE WHEN i % 67 = 5 OR i = 130 THEN NULL ELSE i END::DOUBLE FROM range(200) t(i)',
-      );
-      const vector = result.getChunk(0).getColumnVector(0);
-      if (!(vector instanceof DuckDBDoubleVector)) throw new Error('not DOUBLE');
-      const getItem = vi.spyOn(vector, 'getItem');
-      const into = new Float64Array(200);
-      copyDoubles(vector, 200, into, 0);
-      return { into, reads: getItem.mock.calls.length };
-    });
+    const copied = await copyFirstVector(
+      'SELECT CASE WHEN i % 67 = 5 OR i = 130 THEN NULL ELSE i END::DOUBLE FROM range(200) t(i)',
+      200,
+      0,
+    );
     expect(copied.reads).toBe(0);
     expect([...copied.into]).toEqual(
       Array.from({ length: 200 }, (_, i) => (i % 67 === 5 || i === 130 ? NaN : i)),

@@ -40,7 +40,8 @@ export interface ProfilingEngine {
   /** Content checks of an uploaded or fetched file (`expected` skips the file-name rule). */
   check(file: string, fileName: string, expected?: DataFormat): Promise<FileCheck>;
   /**
-   * Checks a file and writes its Parquet copy (once), side by side (see loadFile), and
+   * Checks a file and writes its Parquet copy (once), the copy starting once the header is read
+   * (see loadFile), and
    * describes both.
    */
   load(

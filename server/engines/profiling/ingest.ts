@@ -155,11 +155,12 @@ async function selectList(
 }
 
 /**
- * Checks a file and writes its Parquet copy side by side: the copy starts as soon as the check
- * has read the first record (format, delimiter and header are known then) while the check reads
- * on. For a CSV file the check reads on for UTF-8 only (checkForLoading) and DuckDB's strict
- * reader refuses rows that do not match the header; when DuckDB refuses the file, the whole
- * check runs to name the problem and the line. Whatever refuses the file, no copy is left.
+ * Checks a file and writes its Parquet copy: the copy starts as soon as the check has read the
+ * first record (format, delimiter and header are known then). A CSV file is read no further by
+ * the check (checkForLoading): DuckDB's strict reader refuses rows that do not match the header
+ * and bytes that are not UTF-8, and when DuckDB refuses the file, the whole check runs to name
+ * the problem and the line. A JSON file is checked in full beside the copy. Whatever refuses the
+ * file, no copy is left.
  */
 export async function loadFile(
   db: DuckDb,

@@ -14,10 +14,11 @@ import { OrderStatistics, VALUE_SLICE_ROWS, ValueTable } from './value-table';
 /**
  * Per-column statistics of the table `src`. Every column is grouped once by value (the one
  * pass over all rows that exact distinct counts need anyway); for a numeric column everything
- * else (count, sum, mean, moments, exact quantiles, zeros, outliers, histogram) is then read
- * from that small table of distinct values and their counts, not from the rows again. One more
- * scan covers what the other kinds need (text lengths, date range, true count). Columns go to
- * the connection pool side by side; only aggregates come back to JavaScript.
+ * else (count, sum, mean, moments, exact quantiles, zeros, outliers, histogram) is then worked
+ * out in JavaScript from that table of distinct values and their counts (see ValueTable), not
+ * from the rows again; a string column's lengths come with its value counts. One more scan
+ * covers what the other kinds need (counts, date range, true count). Columns go to the
+ * connection pool side by side; only aggregates and value tables come back to JavaScript.
  */
 
 export const TOP_VALUES = 10;
@@ -443,6 +444,19 @@ function sliceTotals(values: Float64Array, counts: Float64Array, top: TopValues)
   return { count, unique, lo, hi, sum: sum + compensation, zeros, negatives };
 }
 
+/** Two slices' totals as one (sum added by the caller, with compensation). */
+function mergeTotals(a: SliceTotals, b: SliceTotals): SliceTotals {
+  return {
+    count: a.count + b.count,
+    unique: a.unique + b.unique,
+    lo: b.lo < a.lo || b.lo !== b.lo ? b.lo : a.lo, // a NaN stays, for the caller's check
+    hi: b.hi > a.hi ? b.hi : a.hi,
+    sum: 0,
+    zeros: a.zeros + b.zeros,
+    negatives: a.negatives + b.negatives,
+  };
+}
+
 /** Sums of n (x - mean)^2, ^3 and ^4 over a slice, and its histogram counts. */
 function sliceMoments(
   values: Float64Array,
@@ -486,26 +500,24 @@ function sliceOutliers(
 
 async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
   // Totals, zeros, negatives, the top values.
-  let count = 0;
-  let distinct = 0;
-  let unique = 0;
-  let lo = Infinity;
-  let hi = -Infinity;
-  let zeros = 0;
-  let negatives = 0;
-  const sum = new CompensatedSum();
   const top = new TopValues();
+  const sum = new CompensatedSum();
+  let totals: SliceTotals | null = null;
+  let distinct = 0;
   await table.forEachSlice((values, counts) => {
     const t = sliceTotals(values, counts, top);
-    count += t.count;
     distinct += values.length;
-    unique += t.unique;
-    if (t.lo < lo || t.lo !== t.lo) lo = t.lo;
-    if (t.hi > hi) hi = t.hi;
     sum.add(t.sum);
-    zeros += t.zeros;
-    negatives += t.negatives;
+    totals = totals ? mergeTotals(totals, t) : t;
   });
+  const { count, unique, lo, hi, zeros, negatives } = (totals as SliceTotals | null) ?? {
+    count: 0,
+    unique: 0,
+    lo: NaN,
+    hi: NaN,
+    zeros: 0,
+    negatives: 0,
+  };
   const finite = Number.isFinite(lo) && Number.isFinite(hi);
   const base = { count, distinct, unique, top: top.values };
   // NaN and infinities (which a DOUBLE column can hold) leave no meaningful moments.
