@@ -5,9 +5,10 @@ import { readDoubleChunks } from './duckdb';
  * A column's table of distinct values and their counts (columns `v` and `n`, both DOUBLE, one
  * row per value) as JavaScript reads it: a slice of rows at a time, so whatever the table's size
  * at most one slice is in memory. A table that fits in one slice is read once and kept for the
- * later passes. Slices are visited chunk by chunk, as DuckDB returns them. The statistics are passes over these slices (see stats.ts): a few loops over
- * typed arrays cost a fraction of the SQL queries they replaced, each of which evaluated its
- * expressions over every distinct value again.
+ * later passes. Slices are visited chunk by chunk, as DuckDB returns them. The statistics are
+ * passes over these slices (see stats.ts): a few loops over typed arrays cost a fraction of the
+ * SQL queries they replaced, each of which evaluated its expressions over every distinct value
+ * again.
  */
 
 /** Rows read at once: two doubles each, 16 MB. */
