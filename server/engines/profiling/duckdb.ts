@@ -202,20 +202,28 @@ export async function readDoubleColumns(
   return out;
 }
 
+/** Columns of one chunk of a result, and what keeps their memory valid while they are used. */
+export interface DoubleChunk {
+  columns: Float64Array[];
+  /** The chunk and the result it came from: a column read in place lives in their memory. */
+  owner: unknown;
+}
+
 /**
  * The DOUBLE columns of a statement chunk by chunk (NULL as NaN), without copying them when
  * they can be read in place: a chunk's column without NULLs is a view of the typed array
- * DuckDB's vector already holds (see copyDoubles), kept valid by the chunk it belongs to, which
- * each entry keeps a reference to. Copying a million distinct values into arrays of their own
- * made the collector run twice per profile for the external memory alone.
+ * DuckDB's vector already holds (see copyDoubles), kept valid by its chunk and the result, which
+ * each entry holds on to (the result's memory is freed when the collector finalizes it).
+ * Copying a million distinct values into arrays of their own made the collector run twice per
+ * profile for the external memory alone.
  */
 export async function readDoubleChunks(
   conn: DuckDBConnection,
   sql: string,
   columns: number,
-): Promise<{ columns: Float64Array[]; chunk: unknown }[]> {
+): Promise<DoubleChunk[]> {
   const result = await conn.run(sql);
-  const out: { columns: Float64Array[]; chunk: unknown }[] = [];
+  const out: DoubleChunk[] = [];
   for (let k = 0; k < result.chunkCount; k++) {
     const chunk = result.getChunk(k);
     const n = chunk.rowCount;
@@ -229,7 +237,7 @@ export async function readDoubleChunks(
       copyDoubles(vector, n, copy, 0);
       return copy;
     });
-    out.push({ columns: views, chunk });
+    out.push({ columns: views, owner: { result, chunk } });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readDoubleChunks } from './duckdb';
+import { readDoubleChunks, type DoubleChunk } from './duckdb';
 
 /**
  * A column's table of distinct values and their counts (columns `v` and `n`, both DOUBLE, one
@@ -18,13 +18,13 @@ export type SliceVisitor = (values: Float64Array, counts: Float64Array) => void;
 
 export class ValueTable {
   private constructor(
-    /** The chunks of a table read once (each with the DuckDB chunk its arrays belong to). */
-    private kept: { columns: Float64Array[]; chunk: unknown }[] | null,
+    /** The chunks of a table read once (each holding on to the memory its arrays live in). */
+    private kept: DoubleChunk[] | null,
     private readonly stored: { conn: DuckDBConnection; table: string; sliceRows: number } | null,
   ) {}
 
   /** A value table read at once, as readDoubleChunks returns it (columns v, n). */
-  static of(chunks: { columns: Float64Array[]; chunk: unknown }[]): ValueTable {
+  static of(chunks: DoubleChunk[]): ValueTable {
     return new ValueTable(chunks, null);
   }
 
