@@ -100,8 +100,10 @@ describe('Data Team screen', () => {
       .waitFor({ timeout: 90_000 });
 
     await page.getByRole('button', { name: 'Approve & Continue' }).click();
-    await page.getByText('Completed', { exact: true }).first().waitFor({ timeout: 90_000 });
-    await page.getByText(/Analysis completed on “wooldridge_mroz \(cleaned\)”/).waitFor();
+    // The analysis's own message: the stepper's "Completed" label is on the page all along.
+    await page
+      .getByText(/Analysis completed on “wooldridge_mroz \(cleaned\)”/)
+      .waitFor({ timeout: 90_000 });
 
     // Results: the computed summary; no model here, so no interpretation paragraph.
     await page.getByRole('heading', { name: 'Descriptive Statistics' }).waitFor();
@@ -180,7 +182,9 @@ describe('Data team from a web address', () => {
       .first()
       .waitFor();
     await page.getByRole('button', { name: 'Approve & Continue' }).click();
-    await page.getByText('Completed', { exact: true }).first().waitFor({ timeout: 90_000 });
+    // The analysis's own message, not the stepper's "Completed" label (always on the page): the
+    // screen turns to the Results tab when the session completes, so the logs are opened after.
+    await page.getByText(/Analysis completed on “pwt”/).waitFor({ timeout: 90_000 });
     await page.getByRole('tab', { name: 'Console Logs' }).click();
     await page.getByText(/^Downloaded pwt\.csv \(\d+ bytes\)$/).waitFor();
     await page.context().close();
