@@ -175,29 +175,24 @@ export function toNumber(cell: Cell | undefined): number | null {
 }
 
 /**
- * The DOUBLE columns of a statement as typed arrays (NULL as NaN), read from DuckDB's vectors
- * of the materialized result: no JavaScript value per cell, so a 50,000-row sample costs a
- * fraction of what converting it to rows or arrays of numbers did (and leaves almost nothing
- * to collect). Materialized, not streamed: each streamed chunk is one more call through Node's
- * small thread pool, where it waits behind the long queries running beside it.
+ * The DOUBLE columns of a statement as typed arrays (NULL as NaN), each in one array: the
+ * chunks of readDoubleChunks put end to end. No JavaScript value per cell, so a 50,000-row
+ * sample costs a fraction of what converting it to rows or arrays of numbers did (and leaves
+ * almost nothing to collect). Materialized, not streamed: each streamed chunk is one more call
+ * through Node's small thread pool, where it waits behind the long queries running beside it.
  */
 export async function readDoubleColumns(
   conn: DuckDBConnection,
   sql: string,
   columns: number,
 ): Promise<Float64Array[]> {
-  const result = await conn.run(sql);
-  const out = Array.from({ length: columns }, () => new Float64Array(result.rowCount));
+  const chunks = await readDoubleChunks(conn, sql, columns);
+  const rows = chunks.reduce((n, chunk) => n + chunk.columns[0]!.length, 0);
+  const out = Array.from({ length: columns }, () => new Float64Array(rows));
   let at = 0;
-  for (let k = 0; k < result.chunkCount; k++) {
-    const chunk = result.getChunk(k);
-    const n = chunk.rowCount;
-    for (let c = 0; c < columns; c++) {
-      const vector = chunk.getColumnVector(c);
-      if (!(vector instanceof DuckDBDoubleVector)) throw new Error(`column ${c} is not DOUBLE`);
-      copyDoubles(vector, n, out[c]!, at);
-    }
-    at += n;
+  for (const chunk of chunks) {
+    chunk.columns.forEach((values, c) => out[c]!.set(values, at));
+    at += chunk.columns[0]!.length;
   }
   return out;
 }

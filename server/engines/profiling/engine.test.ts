@@ -586,7 +586,7 @@ describe('row preview', () => {
   });
 });
 
-describe('loading a file: the check and the Parquet copy side by side', () => {
+describe('loading a file: the header check, then the Parquet copy', () => {
   // Well over the check's first 1 MB read, so the copy has started before the bad line is met.
   const rows = Array.from({ length: 150_000 }, (_, i) => `${i},${(i * 0.37).toFixed(2)},r${i % 7}`);
   const big = ['id,value,region', ...rows].join('\n');

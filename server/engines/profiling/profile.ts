@@ -41,10 +41,7 @@ export async function profileSource(
   // should not end on one of them running alone. The estimates come from the Spearman sample,
   // which arrives while the correlations and the period table still hold both connections.
   // The sample also rules out most integer columns as row counters (see notRowCounters).
-  const seen = await sample.then(
-    (s) => s,
-    () => null, // the same failure surfaces with the matrices below
-  );
+  const seen = await sample.catch(() => null); // the same failure surfaces with the matrices
   const columns = await profileColumns(conn, profiledColumns(info), rowCount, pool, {
     given,
     cost: seen ? distinctEstimates(candidates, seen.columns) : new Map<string, number>(),

@@ -183,13 +183,18 @@ export function binner(b: Binning): (x: number) => number {
 
 /** The bins of numpy's histogram from (bin index, count) rows. */
 export function histogramBins(b: Binning, rows: Row[]): HistogramBin[] {
-  const step = (b.hi - b.lo) / b.bins;
   const counts = new Array<number>(b.bins).fill(0);
   for (const r of rows) {
     const k = toNumber(r.b);
     if (k !== null && k >= 0 && k < b.bins) counts[k] = toNumber(r.n) ?? 0;
   }
-  return counts.map((count, j) => ({
+  return histogramOfCounts(b, counts);
+}
+
+/** The bins of numpy's histogram from the count of each bin, in order. */
+function histogramOfCounts(b: Binning, counts: ArrayLike<number>): HistogramBin[] {
+  const step = (b.hi - b.lo) / b.bins;
+  return Array.from(counts, (count, j) => ({
     start: j * step + b.lo,
     end: j === b.bins - 1 ? b.hi : (j + 1) * step + b.lo,
     count,
@@ -402,30 +407,42 @@ async function readNumericColumn(
 }
 
 /**
- * The passes below work on one slice at a time in functions of their own, with the running
- * figures in local variables: a double written to a variable that a callback shares with its
- * caller is boxed at every write, which made the collector the busiest part of a profile.
+ * The passes below work on one chunk of the value table (at most 2,048 rows) at a time, in
+ * functions of their own with the running figures in local variables: a double written to a
+ * variable that a callback shares with its caller is boxed at every write, which made the
+ * collector the busiest part of a profile.
  */
-interface SliceTotals {
+interface Totals {
   count: number;
   unique: number;
   lo: number;
   hi: number;
-  sum: number;
   zeros: number;
   negatives: number;
 }
 
-function sliceTotals(values: Float64Array, counts: Float64Array, top: TopValues): SliceTotals {
-  let count = 0;
-  let unique = 0;
-  let lo = Infinity;
-  let hi = -Infinity;
-  let zeros = 0;
-  let negatives = 0;
-  // Neumaier's compensated sum of n * x.
-  let sum = 0;
-  let compensation = 0;
+const NO_TOTALS: Totals = {
+  count: 0,
+  unique: 0,
+  lo: Infinity,
+  hi: -Infinity,
+  zeros: 0,
+  negatives: 0,
+};
+
+/**
+ * A chunk's totals added to `before`; the top values and the total of n * x go to `top` and
+ * `sum` (a plain sum within the chunk, compensated across chunks, as kahan_sum did in SQL).
+ */
+function addChunkTotals(
+  before: Totals,
+  values: Float64Array,
+  counts: Float64Array,
+  top: TopValues,
+  sum: CompensatedSum,
+): Totals {
+  let { count, unique, lo, hi, zeros, negatives } = before;
+  let total = 0;
   for (let i = 0; i < values.length; i++) {
     const x = values[i]!;
     const n = counts[i]!;
@@ -433,28 +450,13 @@ function sliceTotals(values: Float64Array, counts: Float64Array, top: TopValues)
     if (n === 1) unique++;
     if (x < lo || x !== x) lo = x; // a NaN stays, for the caller's check
     if (x > hi) hi = x;
-    const v = n * x;
-    const t = sum + v;
-    compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
-    sum = t;
+    total += n * x;
     if (x === 0) zeros += n;
     else if (x < 0) negatives += n;
     if (n > top.worstCount || (n === top.worstCount && x < top.worstValue)) top.offer(x, n);
   }
-  return { count, unique, lo, hi, sum: sum + compensation, zeros, negatives };
-}
-
-/** Two slices' totals as one (sum added by the caller, with compensation). */
-function mergeTotals(a: SliceTotals, b: SliceTotals): SliceTotals {
-  return {
-    count: a.count + b.count,
-    unique: a.unique + b.unique,
-    lo: b.lo < a.lo || b.lo !== b.lo ? b.lo : a.lo, // a NaN stays, for the caller's check
-    hi: b.hi > a.hi ? b.hi : a.hi,
-    sum: 0,
-    zeros: a.zeros + b.zeros,
-    negatives: a.negatives + b.negatives,
-  };
+  sum.add(total);
+  return { count, unique, lo, hi, zeros, negatives };
 }
 
 /** Sums of n (x - mean)^2, ^3 and ^4 over a slice, and its histogram counts. */
@@ -502,22 +504,13 @@ async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
   // Totals, zeros, negatives, the top values.
   const top = new TopValues();
   const sum = new CompensatedSum();
-  let totals: SliceTotals | null = null;
+  let totals = NO_TOTALS;
   let distinct = 0;
   await table.forEachSlice((values, counts) => {
-    const t = sliceTotals(values, counts, top);
+    totals = addChunkTotals(totals, values, counts, top, sum);
     distinct += values.length;
-    sum.add(t.sum);
-    totals = totals ? mergeTotals(totals, t) : t;
   });
-  const { count, unique, lo, hi, zeros, negatives } = (totals as SliceTotals | null) ?? {
-    count: 0,
-    unique: 0,
-    lo: NaN,
-    hi: NaN,
-    zeros: 0,
-    negatives: 0,
-  };
+  const { count, unique, lo, hi, zeros, negatives } = totals;
   const finite = Number.isFinite(lo) && Number.isFinite(hi);
   const base = { count, distinct, unique, top: top.values };
   // NaN and infinities (which a DOUBLE column can hold) leave no meaningful moments.
@@ -551,10 +544,7 @@ async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
     orderStatistic: (k) => (orderStatistics ? orderStatistics.get(k)! : lo),
     // A constant column: numpy puts every value in one bin around it.
     histogram: binning
-      ? histogramBins(
-          binning,
-          [...histogram!].map((n, b) => ({ b, n })),
-        )
+      ? histogramOfCounts(binning, histogram!)
       : [{ start: lo - 0.5, end: hi + 0.5, count }],
     countOutliers: async (bounds) => {
       const found = [0, 0];
@@ -651,9 +641,9 @@ async function rowCounterFacts(first: number, n: number): Promise<NumericFacts> 
   const starts = Array.from({ length: binning.bins + 1 }, (_, j) =>
     j === 0 ? first : firstHolding(first, last, (v) => binOf(v) >= j),
   );
-  const histogram = histogramBins(
+  const histogram = histogramOfCounts(
     binning,
-    starts.slice(0, -1).map((start, b) => ({ b, n: starts[b + 1]! - start })),
+    starts.slice(0, -1).map((start, b) => starts[b + 1]! - start),
   );
   const stats = await numericStats({
     count: n,
