@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { useTestDatabaseUrl } from './test/local-postgres.js';
 
 // Unit and API tests. API tests are named *.api.test.ts: they run on PGlite always, and a second
-// time on PostgreSQL when TEST_DATABASE_URL is set (each test file gets a fresh database).
-const postgres = process.env.TEST_DATABASE_URL
+// time on PostgreSQL when there is one (TEST_DATABASE_URL, or a local server: see
+// test/local-postgres.ts; each test file gets a fresh database).
+const postgres = (await useTestDatabaseUrl())
   ? [
       {
         extends: true as const,

@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { useTestDatabaseUrl } from './test/local-postgres.js';
+
+// The scale-out suite needs a PostgreSQL server: TEST_DATABASE_URL, or a local one (see
+// test/local-postgres.ts).
+await useTestDatabaseUrl();
 
 // Browser and process tests: they start the real server (built web app, fresh data directory)
 // and drive Debian's Chromium through playwright-core.

@@ -68,8 +68,9 @@ async function leaseOwnerPid(sessionId: string): Promise<number | undefined> {
   }
 }
 
-// Skipped only where no PostgreSQL is configured: the scale-out mode needs a shared PostgreSQL
-// (PGlite serves one process). .ci/run always sets TEST_DATABASE_URL, so CI runs this suite.
+// Skipped only where there is no PostgreSQL (TEST_DATABASE_URL, or a local server: see
+// test/local-postgres.ts): the scale-out mode needs a shared PostgreSQL (PGlite serves one
+// process). .ci/run always sets TEST_DATABASE_URL, so CI runs this suite.
 describe.skipIf(!baseDbUrl)(
   'agent runtime scaled out on PostgreSQL (needs TEST_DATABASE_URL)',
   () => {

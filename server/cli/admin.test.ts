@@ -162,8 +162,8 @@ describe('npm run admin -- create', () => {
     }
   }, 120_000);
 
-  // Needs a PostgreSQL server to point DATABASE_URL at: skipped only where TEST_DATABASE_URL is
-  // not set. .ci/run always sets it, so CI runs this case.
+  // Needs a PostgreSQL server to point DATABASE_URL at: skipped only where there is none
+  // (TEST_DATABASE_URL, or a local server: test/local-postgres.ts). .ci/run always sets it.
   it.runIf(process.env.TEST_DATABASE_URL)(
     'works on PostgreSQL through DATABASE_URL (needs TEST_DATABASE_URL)',
     async () => {
