@@ -248,6 +248,16 @@ export function defineTeam<
         if (keys.has(p.key)) throw new Error(`Team ${spec.id}: duplicate phase key ${p.key}`);
         keys.add(p.key);
       }
+      // The phase table in common/teams/<team>.ts is the one order: the screen numbers phases
+      // by it, so the built phases must follow it exactly.
+      const tableOrder = Object.keys(spec.results);
+      const builtOrder = buildSpec.phases.map((p) => p.key);
+      if (tableOrder.join('/') !== builtOrder.join('/')) {
+        throw new Error(
+          `Team ${spec.id}: phases ${builtOrder.join(', ')} do not follow the phase table ` +
+            `(${tableOrder.join(', ')})`,
+        );
+      }
       const agents = buildSpec.agents ?? [
         { id: `${spec.id}-workflow`, name: spec.name, description: spec.description },
       ];
