@@ -15,7 +15,7 @@ import { datedFileName } from './rules';
 
 // Markdown, math and KaTeX are most of the screen's weight: they load with the first report.
 const MarkdownView = lazy(() =>
-  import('../../pages/app/documentation/MarkdownView').then((m) => ({ default: m.MarkdownView })),
+  import('../../components/MarkdownView').then((m) => ({ default: m.MarkdownView })),
 );
 
 export interface ResultsTabProps {

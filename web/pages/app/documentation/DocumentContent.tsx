@@ -7,7 +7,7 @@ import type { DocumentFormat } from '../../../../common/documents';
 // Markdown, math and KaTeX's CSS are most of this page's weight: they load when a Markdown
 // document is first opened, not with the list.
 const MarkdownView = lazy(() =>
-  import('./MarkdownView').then((m) => ({ default: m.MarkdownView })),
+  import('../../../components/MarkdownView').then((m) => ({ default: m.MarkdownView })),
 );
 
 function prettyJson(text: string): string {

@@ -1,1 +1,0 @@
-export { ideationTeam } from './team';
