@@ -1,4 +1,6 @@
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { FormEvent, ReactNode } from 'react';
 
@@ -17,5 +19,37 @@ export function ConfigurationForm({
       </Typography>
       {children}
     </Paper>
+  );
+}
+
+/** A row of form fields: side by side from the small breakpoint, stacked below it. */
+export function FormRow({ children }: { children: ReactNode }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * The form's submit button ('Working...' while the team runs or a call is out), with any other
+ * buttons of the row after it.
+ */
+export function StartButtonRow({
+  label,
+  running,
+  children,
+}: {
+  label: string;
+  running: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+      <Button type="submit" variant="contained" disabled={running}>
+        {running ? 'Working...' : label}
+      </Button>
+      {children}
+    </Stack>
   );
 }

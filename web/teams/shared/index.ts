@@ -1,4 +1,4 @@
-/** The team UI kit every team screen uses (ARCHITECTURE §1 web/teams). */
+/** The team UI kit every team screen uses (see docs/architecture.md, "Adding a team"). */
 export { StatusChip, type StatusChipProps } from './StatusChip';
 export { PhaseStepper, type PhaseStep, type PhaseStepperProps } from './PhaseStepper';
 export { CheckpointPanel, type CheckpointPanelProps } from './CheckpointPanel';
@@ -29,4 +29,17 @@ export { ModelRequiredNotice } from './ModelRequiredNotice';
 export { ResultTabs, type ResultTabsProps } from './ResultTabs';
 export { WorkflowAside, type WorkflowAsideProps } from './WorkflowAside';
 export { ResetButton, nothingToReset, type ResetButtonProps } from './ResetButton';
-export { ConfigurationForm } from './ConfigurationForm';
+export { ConfigurationForm, FormRow, StartButtonRow } from './ConfigurationForm';
+export {
+  LabelledSelect,
+  optionsOf,
+  type LabelledSelectProps,
+  type SelectOption,
+} from './LabelledSelect';
+export {
+  NoticeAlert,
+  ScreenAlert,
+  sessionErrorText,
+  type Notice,
+  type ScreenAlertProps,
+} from './ScreenAlert';
