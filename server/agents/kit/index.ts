@@ -16,7 +16,7 @@ export { defineService, type ServiceDeps, type ServiceSpec, type ServicesOf } fr
 export { envBoolean, envOptionalString, type EnvFragment } from './env';
 export type { Workspace } from './workspace';
 export type { ModelHandle } from '../llm/model-layer';
-export { allLogLines, teamActor, teamSession } from './route-helpers';
+export { allLogLines, startReply, teamActor, teamSession } from './route-helpers';
 export { registerSessionReadRoutes } from './session-read-routes';
 export type { PhaseLog, SessionInfo, TeamAvailability, TeamDefinition } from '../team';
 export type { SessionActor, SessionService } from '../types';

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AgentSession } from '../../../common/agents';
+import type { TeamStartReply } from '../../../common/teams/shared';
 import { currentUser } from '../../platform/access';
 import { notFound } from '../../platform/errors';
 import type { SessionActor, SessionService } from '../types';
@@ -39,4 +40,18 @@ export async function allLogLines(
     if (!page.hasMore || page.entries.length === 0) return lines;
     after = page.entries[page.entries.length - 1]!.seq;
   }
+}
+
+/**
+ * What a team's start and feedback calls answer (`teamStartReplySchema`): the session as it now
+ * stands. A team with more fields spreads this and adds them.
+ */
+export function startReply(session: AgentSession): TeamStartReply {
+  return {
+    success: true,
+    sessionId: session.sessionId,
+    status: session.status,
+    phase: session.phase,
+    session,
+  };
 }
