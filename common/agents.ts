@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKFLOW_STAGES } from './projects';
 
 /**
  * The agent runtime's contract, shared by browser and server: sessions, session updates, the
@@ -47,17 +48,13 @@ export const SESSION_UPDATE_TYPES = [
 export const sessionUpdateTypeSchema = z.enum(SESSION_UPDATE_TYPES);
 export type SessionUpdateType = z.infer<typeof sessionUpdateTypeSchema>;
 
-/**
- * Team ids the runtime knows. A subscription type is `${teamId}-team` (agent-teams.md §7 names
- * literature-team, data-team, model-team, code-team; ideation-team and the internal test team
- * use the same pattern).
- */
-export const AGENT_TEAM_IDS = ['ideation', 'literature', 'data', 'model', 'code'] as const;
-export type AgentTeamId = (typeof AGENT_TEAM_IDS)[number];
 /** The internal team the runtime's tests run; registered only by the tests (never in production). */
 export const TEST_TEAM_ID = 'runtime-test';
 
-/** Any `<team>-team` value is accepted by the schema; the server checks the team exists. */
+/**
+ * A team's subscription type is `${teamId}-team` (literature-team, data-team, ...). Any
+ * `<team>-team` value is accepted by the schema; the server checks the team exists.
+ */
 export const subscriptionTypeSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]*-team$/, 'subscriptionType must look like "<team>-team"');
@@ -183,6 +180,10 @@ export type TeamPhaseInfo = z.infer<typeof teamPhaseInfoSchema>;
 export const teamInfoSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The team's name in lists, e.g. 'Literature Review'. */
+  label: z.string(),
+  /** The research stage the team works in; null for a team outside the stages. */
+  stage: z.enum(WORKFLOW_STAGES).nullable(),
   description: z.string(),
   subscriptionType: z.string(),
   available: z.boolean(),

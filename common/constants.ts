@@ -1,4 +1,4 @@
-/** Enums and business constants from the specification, shared by browser and server. */
+/** Enums and business constants of the product, shared by browser and server. */
 
 export const USER_ROLES = ['admin', 'researcher', 'viewer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
@@ -6,7 +6,7 @@ export type UserRole = (typeof USER_ROLES)[number];
 export const USER_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
-/** platform.md §5: the waiting-list interest-area options. */
+/** The waiting-list form's interest-area options. */
 export const INTEREST_AREAS = [
   'Macroeconomics',
   'Microeconomics',
@@ -25,7 +25,7 @@ export const PASSWORD_MAX = 128;
 export const DISPLAY_NAME_MAX = 100;
 export const REASON_MAX = 2000;
 
-/** platform.md §9 */
+/** The version shown when /version.json cannot be read; drawer width, timings and list sizes. */
 export const DEFAULT_VERSION = '0.0.1';
 export const DEFAULT_VERSION_PREFIX = 'Demo Version';
 export const DRAWER_WIDTH = 280;
@@ -39,7 +39,7 @@ export const RECENT_EVENTS_SHOWN = 10;
 export const ACTIVE_WORKFLOWS_LISTED = 5;
 export const CARD_DESCRIPTION_LENGTH = 150;
 
-/** The product's contact address for mailto drafts (platform.md §7). */
+/** The product's contact address and the subjects of the mailto drafts the public pages open. */
 export const CONTACT_EMAIL = 'contact@econagents.org';
 export const MAIL_SUBJECTS = {
   joinTeam: 'Join Our Team - Interest',
@@ -48,23 +48,21 @@ export const MAIL_SUBJECTS = {
 } as const;
 
 /**
- * The agent teams (platform.md §1). Whether one is ready is never written down here: it comes from
- * the server (GET /api/agents/teams, /api/agents/status), where a registered, available team is
- * 'ready' and any other 'coming soon' (the customized workflow is 'in development').
+ * The customized workflow: listed beside the agent teams (status route, launcher, navigation) but
+ * not a team of the runtime. The teams themselves are listed by their manifests only
+ * (docs/architecture.md, "Adding a team").
  */
-export const TEAMS = [
-  { id: 'ideation', name: 'Ideation' },
-  { id: 'literature', name: 'Literature Review' },
-  { id: 'data', name: 'Data' },
-  { id: 'model', name: 'Model' },
-  { id: 'code', name: 'Code' },
-  { id: 'customized', name: 'Customized Workflow' },
-] as const;
-export type TeamId = (typeof TEAMS)[number]['id'];
+export const CUSTOMIZED_WORKFLOW = { id: 'customized', name: 'Customized Workflow' } as const;
+
+/**
+ * Whether a team is ready is never written down: it comes from the server (GET /api/agents/teams,
+ * /api/agents/status), where a registered, available team is 'ready' and any other 'coming soon';
+ * the customized workflow is 'in development'.
+ */
 export type TeamMaturity = 'ready' | 'coming soon' | 'in development';
 
 /** The maturity label a team shows, from whether this server runs it. */
 export function teamMaturity(teamId: string, available: boolean): TeamMaturity {
-  if (teamId === 'customized') return 'in development';
+  if (teamId === CUSTOMIZED_WORKFLOW.id) return 'in development';
   return available ? 'ready' : 'coming soon';
 }

@@ -115,7 +115,7 @@ export async function createAgentRuntime(
 
   const runtime: AgentRuntime = {
     queueState: () => queue.state(),
-    isTeamAvailable: (teamId) => registry.availability(teamId).available,
+    teams: () => registry.teams().map((t) => registry.teamInfo(t)),
     sessions,
     models,
     async datasetRemoved(datasetId) {

@@ -95,6 +95,8 @@ export function createTeamRegistry(
       return {
         id: team.id,
         name: team.name,
+        label: team.label,
+        stage: team.stage ?? null,
         description: team.description,
         subscriptionType: subscriptionTypeOf(team.id),
         available: a.available,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { FeedbackEntry, PhaseResult } from '../../common/agents';
+import type { WorkflowStage } from '../../common/projects';
 import type { Api } from '../platform/api';
 import type { ServiceHost, ServiceSpecs } from './kit/services';
 import type { Workspace } from './kit/workspace';
@@ -129,6 +130,10 @@ export interface TeamDefinition {
   /** e.g. 'literature'; its subscription type is `${id}-team`. */
   id: string;
   name: string;
+  /** The team's name in lists (the status route, the dashboard), e.g. 'Literature Review'. */
+  label: string;
+  /** The research stage the team works in, if any. */
+  stage?: WorkflowStage;
   description: string;
   inputSchema: z.ZodType<Record<string, unknown>>;
   configurationSchema?: z.ZodType<Record<string, unknown>>;

@@ -3,6 +3,7 @@ import type {
   AgentSession,
   LogEntry,
   SessionStatus,
+  TeamInfo,
 } from '../../common/agents';
 import type { UserRole } from '../../common/constants';
 import type { Api } from '../platform/api';
@@ -86,7 +87,8 @@ export interface SessionService {
  */
 export interface AgentRuntime {
   queueState(): 'up' | 'down' | 'not-started';
-  isTeamAvailable(teamId: string): boolean;
+  /** The registered teams as GET /api/agents/teams lists them (label, stage, availability). */
+  teams(): TeamInfo[];
   /** Registers the runtime's HTTP routes, the teams' routes and the /ws channel. */
   registerRoutes(app: Api): Promise<void>;
   stop(): Promise<void>;

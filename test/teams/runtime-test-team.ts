@@ -79,6 +79,7 @@ const finishResult = z.object({
 const team = defineTeam({
   id: TEST_TEAM_ID,
   name: 'Runtime Test Team',
+  label: 'Runtime Test',
   description: 'Internal team that exercises the agent runtime in tests.',
   input: testInputSchema,
   configuration: testConfigSchema,

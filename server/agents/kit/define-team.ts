@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FeedbackEntry } from '../../../common/agents';
+import type { WorkflowStage } from '../../../common/projects';
 import type { ModelHandle } from '../llm/model-layer';
 import type {
   AgentDefinition,
@@ -18,7 +19,7 @@ import type { Workspace } from './workspace';
 /**
  * The typed way to write a team (docs/architecture.md, "Adding a team"):
  *
- *   const team = defineTeam({ id, name, description, input, configuration, results, services });
+ *   const team = defineTeam({ id, name, label, stage, description, input, results, services });
  *   const search = team.phase('search', { name, description, run: async (ctx) => ... });
  *   export default team.build({ phases: [question, search, report], routes });
  *
@@ -40,6 +41,10 @@ export interface TeamSpec<
   /** e.g. 'literature': the subscription type is `${id}-team`, the screen /app/${id}-team. */
   id: string;
   name: string;
+  /** The team's name in lists (the status route, the dashboard), e.g. 'Literature Review'. */
+  label: string;
+  /** The research stage the team works in; a team outside the stages (a test team) has none. */
+  stage?: WorkflowStage;
   description: string;
   input: I;
   /** Options of a run (defaults apply when left out). */
@@ -271,6 +276,8 @@ export function defineTeam<
       return {
         id: spec.id,
         name: spec.name,
+        label: spec.label,
+        ...(spec.stage ? { stage: spec.stage } : {}),
         description: spec.description,
         inputSchema: spec.input,
         configurationSchema,

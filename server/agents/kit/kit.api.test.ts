@@ -215,6 +215,7 @@ describe('config fragments and services', () => {
     const team = defineTeam({
       id: 'broken',
       name: 'Broken',
+      label: 'Broken',
       description: '',
       input: z.object({}),
       results: { a: z.object({}) },

@@ -5,7 +5,8 @@ import { createDashboardService } from './service';
 import { createDashboardStore } from './store';
 
 export function dashboardRoutes(app: Api, ctx: AppContext) {
-  const service = createDashboardService(createDashboardStore(ctx.db));
+  // The registered teams do not change while the server runs: their labels are read once.
+  const service = createDashboardService(createDashboardStore(ctx.db), ctx.agents.teams());
 
   app.get('/api/dashboard', {
     config: { access: 'user' },

@@ -2,26 +2,29 @@ import {
   ACTIVE_WORKFLOWS_LISTED,
   RECENT_EVENTS_SHOWN,
   RECENT_PROJECTS_SHOWN,
-  TEAMS,
 } from '../../../common/constants';
 import type { Dashboard, OptionalMetric } from '../../../common/dashboard';
 import type { DashboardStore } from './store';
-
-const TEAM_NAMES = new Map<string, string>(TEAMS.map((t) => [t.id, t.name]));
-const teamName = (teamId: string) => TEAM_NAMES.get(teamId) ?? teamId;
 
 const METRIC_LABEL = {
   timeReduction: 'time reduction',
   qualityImprovement: 'quality improvement',
 } as const;
 
+/** The teams the dashboard names: the runtime's registered teams (id and label). */
+export type DashboardTeams = ReadonlyArray<{ id: string; label: string }>;
+
 /**
- * The overview dashboard from real data only (platform.md §2). Time reduction and quality
+ * The overview dashboard from real data only: no sample numbers. Time reduction and quality
  * improvement are averages of what completed sessions measured and stored; with no such
  * measurement the value is null and `reason` says why. Sessions run their phases one at a time,
- * so a running session counts as one active agent.
+ * so a running session counts as one active agent. A workflow is named by its team's label (the
+ * team id when this server no longer registers that team).
  */
-export function createDashboardService(store: DashboardStore) {
+export function createDashboardService(store: DashboardStore, teams: DashboardTeams) {
+  const labels = new Map(teams.map((t) => [t.id, t.label]));
+  const teamName = (teamId: string) => labels.get(teamId) ?? teamId;
+
   async function metric(
     userId: string,
     kind: keyof typeof METRIC_LABEL,

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { healthSchema, versionInfoSchema } from '../../../common/api';
-import { teamMaturity, TEAMS } from '../../../common/constants';
 import type { Api, AppContext } from '../../context';
 import { serverLlmAvailability } from '../../agents/llm/server-config';
 import { listRuntimes } from '../../engines/sandbox/sandbox';
-import { checkHealth } from './service';
+import { checkHealth, teamStatusList } from './service';
 
 export function systemRoutes(app: Api, ctx: AppContext) {
   app.get('/version.json', {
@@ -71,12 +70,7 @@ export function systemRoutes(app: Api, ctx: AppContext) {
     handler: async () => ({
       success: true as const,
       data: {
-        teams: TEAMS.map((t) => ({
-          id: t.id,
-          name: t.name,
-          maturity: teamMaturity(t.id, ctx.agents.isTeamAvailable(t.id)),
-          available: ctx.agents.isTeamAvailable(t.id),
-        })),
+        teams: teamStatusList(ctx.agents.teams()),
         llm: serverLlmAvailability(ctx.config),
         codeExecution: listRuntimes(ctx.config.env.CODE_SANDBOX_BWRAP || undefined),
       },

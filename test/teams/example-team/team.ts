@@ -15,6 +15,8 @@ import {
 const team = defineTeam({
   id: 'example',
   name: 'Example Team',
+  label: 'Example',
+  stage: 'reporting',
   description: 'Counts the words of a text, then has the model summarise it.',
   input: exampleInputSchema,
   configuration: exampleConfigurationSchema,

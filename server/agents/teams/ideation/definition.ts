@@ -16,6 +16,8 @@ import { defineTeam, type PhaseLog } from '../../kit';
  * The Ideation team's declaration (docs/architecture.md §10): its input, each phase's result
  * schema and the OpenAlex service. The phases (one file each) and team.ts build on it.
  */
+  label: 'Ideation',
+  stage: 'ideation',
 export const ideation = defineTeam({
   id: IDEATION_TEAM_ID,
   name: 'Ideation',

@@ -16,6 +16,8 @@ import {
 } from '../../../sources/literature-services';
 import { openAlexService } from '../../../sources/openalex-service';
 
+  label: 'Literature Review',
+  stage: 'literature',
 /** The Literature Review team's declaration: input, configuration, phase results, services. */
 export const literature = defineTeam({
   id: LITERATURE_TEAM_ID,

@@ -29,6 +29,8 @@ import { runTheory } from './theory';
 const team = defineTeam({
   id: MODEL_TEAM_ID,
   name: 'Model Team',
+  label: 'Model',
+  stage: 'modeling',
   description:
     'Develops an economic model in three reviewed stages: theory, equations, calibration.',
   input: modelInputSchema,
