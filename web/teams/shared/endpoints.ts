@@ -1,10 +1,13 @@
+import type { z } from 'zod';
 import {
   subscriptionTypeOf,
+  type AgentSession,
   type LogsReply,
   type SessionActionReply,
   type SessionStatusReply,
   type StartSessionRequest,
 } from '../../../common/agents';
+import { teamStartReplySchema } from '../../../common/teams/shared';
 import { snapshotOfSession, type LogLine, type SessionSnapshot } from './sessionState';
 
 /**
@@ -80,4 +83,28 @@ export function genericSessionEndpoints(teamId: string): TeamSessionEndpoints<Ge
     readFeedback: readActionReply,
     reset: (id) => ({ path: `${base}/${encodeURIComponent(id)}/reset`, body: {} }),
   };
+}
+
+/**
+ * A team route's start or feedback reply (`teamStartReplySchema`): the session id and the
+ * session as it now stands; undefined when the reply is not of that shape.
+ */
+export function readTeamStartReply(
+  reply: unknown,
+): { sessionId: string; snapshot: SessionSnapshot } | undefined {
+  const parsed = teamStartReplySchema.safeParse(reply);
+  if (!parsed.success) return undefined;
+  return { sessionId: parsed.data.sessionId, snapshot: snapshotOfSession(parsed.data.session) };
+}
+
+/**
+ * A team's status reply checked by the team's own schema, read as the session with the whole log
+ * the reply carries; undefined when the reply does not match.
+ */
+export function readTeamStatusReply(
+  schema: z.ZodType<{ session: AgentSession; logs: string[] }>,
+  reply: unknown,
+): SessionSnapshot | undefined {
+  const parsed = schema.safeParse(reply);
+  return parsed.success ? snapshotOfSession(parsed.data.session, parsed.data.logs) : undefined;
 }

@@ -20,6 +20,8 @@ export {
 } from './useTeamSession';
 export {
   genericSessionEndpoints,
+  readTeamStartReply,
+  readTeamStatusReply,
   type GenericStartInput,
   type RequestSpec,
   type TeamSessionEndpoints,
