@@ -8,7 +8,7 @@ import {
   startIdeationOpenAlexFixture,
   type IdeationOpenAlexFixture,
 } from '../test/fixtures/ideation-openalex/server';
-import { trendWindow } from '../server/agents/teams/ideation/trends';
+import { trendWindow } from '../server/agents/teams/ideation/trend-discovery';
 
 /**
  * The Ideation screen in Chromium against the real server, the scripted model server and an

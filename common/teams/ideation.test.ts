@@ -4,6 +4,8 @@ import {
   agentPanels,
   FINAL_QUESTIONS_MARKER,
   hasTerminated,
+  ideationLogsReplySchema,
+  ideationPhases,
   neutraliseMarkers,
   noveltyOf,
   parseFinalQuestions,
@@ -13,6 +15,7 @@ import {
   splitJustification,
   startIdeationRequestSchema,
 } from './ideation';
+import { readPhaseResults } from './shared';
 
 const fq = (items: unknown) => `${FINAL_QUESTIONS_MARKER} ${JSON.stringify(items)}`;
 
@@ -199,5 +202,58 @@ describe('novelty from counts', () => {
     expect(noveltyOf(100)).toBe('moderately studied');
     expect(noveltyOf(999)).toBe('moderately studied');
     expect(noveltyOf(1000)).toBe('heavily studied');
+  });
+});
+
+describe('the phase table', () => {
+  it('lists the phases in run order, with the names the runtime writes in its log', () => {
+    expect(ideationPhases.keys).toEqual([
+      'trends',
+      'ideate',
+      'refine',
+      'contextualize',
+      'finalize',
+    ]);
+    expect(Object.keys(ideationPhases.results)).toEqual(ideationPhases.keys);
+    // "Starting phase n/m: <name>" opens the agent's panel: every name begins with an agent.
+    for (const row of ideationPhases.rows)
+      expect(sectionStartOf(`Starting phase 1/4: ${row.name}`)).toBeDefined();
+  });
+
+  it("reads a human-mode session's results by key, leaving out those of another shape", () => {
+    // Human mode has no trends phase: its phase 1 is the Ideator, so numbers would mislead.
+    const results = readPhaseResults(ideationPhases, [
+      { key: 'ideate', result: { source: 'idea', candidates: ['A?', 'B?', 'C?'] } },
+      { key: 'refine', result: { questions: [], candidatesDropped: 0 } },
+    ]);
+    expect(results.ideate?.candidates).toEqual(['A?', 'B?', 'C?']);
+    expect(results.refine).toBeUndefined();
+    expect(results.trends).toBeUndefined();
+  });
+});
+
+describe('the logs reply', () => {
+  const reply = {
+    success: true,
+    sessionId: '11111111-1111-4111-8111-111111111111',
+    mode: 'human',
+    status: 'processing',
+    phase: 2,
+    error: null,
+    logs: ['Ideator: 1. A?'],
+    topics: null,
+    grounding: null,
+    finalQuestions: null,
+    projectId: null,
+  };
+
+  it("is the shared logs reply with the session's state and results", () => {
+    expect(ideationLogsReplySchema.parse(reply)).toEqual(reply);
+  });
+
+  it('refuses a reply without the state the screen stops polling on', () => {
+    const { status: _status, ...withoutStatus } = reply;
+    expect(ideationLogsReplySchema.safeParse(withoutStatus).success).toBe(false);
+    expect(ideationLogsReplySchema.safeParse({ ...reply, logs: 'one line' }).success).toBe(false);
   });
 });

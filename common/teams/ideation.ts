@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { sessionStatusSchema } from '../agents';
+import {
+  definePhaseTable,
+  sessionIdField,
+  teamLogsReplySchema,
+  teamStartReplySchema,
+} from './shared';
 
 /**
- * The Ideation team's contract (agent-teams.md §2, §3, §4, §7): its start and log calls, the
- * results of its phases, and the rules the screen reads the log with. Server and screen import
- * it; the log-parsing rules are pure functions (unit-tested in ideation.test.ts).
+ * The Ideation team's contract: its start, logs and save calls, its phase table (each phase's
+ * result), and the rules the screen reads the log with. Server and screen import it; the
+ * log-parsing rules are pure functions (unit-tested in ideation.test.ts).
  *
  * How the log reads: every line an agent writes starts with its name ("Refiner: ..."); the
  * runtime's "Starting phase 2/4: Refiner" line also opens that agent's section. The Finalizer's
@@ -22,9 +28,9 @@ export const FINAL_QUESTIONS_MARKER = 'FINAL_QUESTIONS:';
 export const TERMINATE_MARKER = 'TERMINATE';
 export const JUSTIFICATION_MARKER = 'Justification:';
 
-/** agent-teams.md §9: the screen polls the log every 1.5 s. */
+/** The screen polls the log every 1.5 s (faster than the other teams' 2 s). */
 export const IDEATION_POLL_INTERVAL_MS = 1500;
-/** agent-teams.md §7: in automatic mode the first 5 returned items are trending topics. */
+/** In automatic mode the first 5 items of the FINAL_QUESTIONS list are trending topics. */
 export const TRENDING_TOPIC_COUNT = 5;
 export const FINAL_QUESTIONS_MIN = 3;
 export const FINAL_QUESTIONS_MAX = 5;
@@ -39,7 +45,7 @@ export const IDEATION_MODE_LABELS: Record<IdeationMode, string> = {
   automatic: 'Automated Trend-Driven',
 };
 
-/** The one real workflow of the screen's dropdown (agent-teams.md §2). */
+/** The one real workflow of the screen's dropdown (the others are announced as coming). */
 export const IDEATION_WORKFLOW = {
   value: 'research_questions',
   label: 'Research Question Generation',
@@ -51,32 +57,8 @@ export const IDEATION_WORKFLOW = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Calls (agent-teams.md §7)
+// Input and phase results
 // ---------------------------------------------------------------------------------------------
-
-/**
- * POST /api/agents/ideation-team: `{idea, mode: 'human'}`, `{mode: 'automatic'}`, or the legacy
- * `{idea}` (human mode). `projectId` attaches the session to a project.
- */
-export const startIdeationRequestSchema = z
-  .object({
-    idea: z
-      .string({ message: 'idea must be a text' })
-      .max(IDEA_MAX_LENGTH, `idea must be at most ${IDEA_MAX_LENGTH} characters`)
-      .optional(),
-    mode: ideationModeSchema.optional(),
-    projectId: z.uuid({ message: 'projectId must be a project id' }).optional(),
-  })
-  .superRefine((body, ctx) => {
-    if ((body.mode ?? 'human') === 'human' && !body.idea?.trim()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['idea'],
-        message: 'idea is required (or choose mode "automatic")',
-      });
-    }
-  });
-export type StartIdeationRequest = z.infer<typeof startIdeationRequestSchema>;
 
 /** The session's input as the runtime stores it. */
 export const ideationInputSchema = z.discriminatedUnion('mode', [
@@ -227,28 +209,70 @@ export const finalizeResultSchema = z.object({
 });
 export type FinalizeResult = z.infer<typeof finalizeResultSchema>;
 
-/** The reply of POST /api/agents/ideation-team: at once, while the agents work on. */
-export const startIdeationReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  /** Empty at start: the questions arrive in the log's FINAL_QUESTIONS line. */
+/**
+ * The phases in run order. Human mode runs every phase but `trends` (its sessions number their
+ * phases 1-4 from `ideate`); automatic mode runs all five. Read results by key
+ * (`readPhaseResults` with the session's results list), not by number.
+ */
+export const ideationPhases = definePhaseTable([
+  { key: 'trends', name: 'Ideator (trend discovery)', result: trendsResultSchema },
+  { key: 'ideate', name: 'Ideator', result: ideateResultSchema },
+  { key: 'refine', name: 'Refiner', result: refineResultSchema },
+  { key: 'contextualize', name: 'Contextualizer', result: contextualizeResultSchema },
+  { key: 'finalize', name: 'Finalizer', result: finalizeResultSchema },
+] as const);
+export type IdeationPhaseKey = (typeof ideationPhases.keys)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Calls under /api/agents/ideation-team
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * POST /api/agents/ideation-team: `{idea, mode: 'human'}`, `{mode: 'automatic'}`, or the legacy
+ * `{idea}` (human mode). `projectId` attaches the session to a project.
+ */
+export const startIdeationRequestSchema = z
+  .object({
+    idea: z
+      .string({ message: 'idea must be a text' })
+      .max(IDEA_MAX_LENGTH, `idea must be at most ${IDEA_MAX_LENGTH} characters`)
+      .optional(),
+    mode: ideationModeSchema.optional(),
+    projectId: z.uuid({ message: 'projectId must be a project id' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.mode ?? 'human') === 'human' && !body.idea?.trim()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['idea'],
+        message: 'idea is required (or choose mode "automatic")',
+      });
+    }
+  });
+export type StartIdeationRequest = z.infer<typeof startIdeationRequestSchema>;
+
+/**
+ * The reply of POST /api/agents/ideation-team, at once while the agents work on: the session as
+ * every team's start reply gives it, with the legacy client's `questions` (empty at start: they
+ * arrive in the log's FINAL_QUESTIONS line) and the log so far.
+ */
+export const startIdeationReplySchema = teamStartReplySchema.extend({
   questions: z.array(z.string()),
   logs: z.array(z.string()),
 });
 export type StartIdeationReply = z.infer<typeof startIdeationReplySchema>;
 
 /**
- * GET /api/agents/ideation-team/logs/{sessionId}: the log lines (what the spec's client reads)
- * and, as the phases finish, their structured results: the trending topics, every question's
- * grounding, and the final questions once stored.
+ * GET /api/agents/ideation-team/logs/{sessionId}: the log lines (what the legacy client reads)
+ * and the session's state (the screen polls only this call), with, as the phases finish, their
+ * structured results: the trending topics, every question's grounding, and the final questions.
  */
-export const ideationLogsReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
+export const ideationLogsReplySchema = teamLogsReplySchema.extend({
   mode: ideationModeSchema,
   status: sessionStatusSchema,
+  /** The 1-based phase of the session's plan running or last run. */
+  phase: z.number().int().min(0),
   error: z.string().nullable(),
-  logs: z.array(z.string()),
   topics: z.array(trendingTopicSchema).nullable(),
   grounding: z.array(contextualizedQuestionSchema).nullable(),
   finalQuestions: z.array(finalQuestionSchema).nullable(),
@@ -258,7 +282,7 @@ export type IdeationLogsReply = z.infer<typeof ideationLogsReplySchema>;
 
 /** POST /api/agents/ideation-team/save: final questions into a project's researchQuestions. */
 export const saveIdeationRequestSchema = z.object({
-  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
+  sessionId: sessionIdField,
   projectId: z.uuid({ message: 'projectId must be a project id' }),
   /** Texts of the final questions to save; all of them when left out. */
   questions: z
@@ -282,7 +306,7 @@ export const saveIdeationReplySchema = z.object({
 export type SaveIdeationReply = z.infer<typeof saveIdeationReplySchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Reading the log (agent-teams.md §3, §4)
+// Reading the log
 // ---------------------------------------------------------------------------------------------
 
 /** A question item: its text and the justification after the word 'Justification:'. */
@@ -356,12 +380,12 @@ export function parseFinalQuestions(logs: readonly string[]): FinalQuestionsPars
   return { found: true, ok: true, items };
 }
 
-/** agent-teams.md §4: generation is complete once any line contains TERMINATE. */
+/** Generation is complete once any line contains TERMINATE (the screen stops polling then). */
 export function hasTerminated(logs: readonly string[]): boolean {
   return logs.some((l) => l.includes(TERMINATE_MARKER));
 }
 
-/** agent-teams.md §7: in automatic mode the first 5 items are topics, the rest questions. */
+/** In automatic mode the first 5 items are topics, the rest questions. */
 export function splitAutomaticItems<T>(items: readonly T[]): { topics: T[]; questions: T[] } {
   return {
     topics: items.slice(0, TRENDING_TOPIC_COUNT),
@@ -395,7 +419,7 @@ export interface AgentPanel {
 }
 
 /**
- * The four agent panels from the log (agent-teams.md §4): while generating, the first panel is
+ * The four agent panels from the log: while generating, the first panel is
  * active before any section begins; a panel is completed once a later agent's section begins or
  * TERMINATE appears; the latest begun section is active, the ones after it pending.
  */

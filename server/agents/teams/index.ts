@@ -1,5 +1,5 @@
 import type { TeamDefinition } from '../team';
-import { ideationTeam } from './ideation';
+import { ideationTeam } from './ideation/team';
 import { codeTeam } from './code/team';
 import { dataTeam } from './data/team';
 import { literatureTeam } from './literature/team';

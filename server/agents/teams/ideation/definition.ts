@@ -1,46 +1,41 @@
 import {
-  contextualizeResultSchema,
-  finalizeResultSchema,
   IDEATION_TEAM_ID,
-  ideateResultSchema,
   ideationInputSchema,
-  neutraliseMarkers,
-  refineResultSchema,
-  trendsResultSchema,
-  type IdeationAgent,
+  ideationPhases,
+  type IdeationMode,
+  type IdeationPhaseKey,
 } from '../../../../common/teams/ideation';
 import { openAlexService } from '../../../sources/openalex-service';
-import { defineTeam, type PhaseLog } from '../../kit';
+import { defineTeam } from '../../kit';
 
 /**
- * The Ideation team's declaration (docs/architecture.md §10): its input, each phase's result
- * schema and the OpenAlex service. The phases (one file each) and team.ts build on it.
+ * The Ideation team's declaration (docs/architecture.md, "Adding a team"): its input, each
+ * phase's result schema (from the phase table) and the OpenAlex service. The phases
+ * (phases/<key>.ts) and team.ts build on it.
  */
-  label: 'Ideation',
-  stage: 'ideation',
 export const ideation = defineTeam({
   id: IDEATION_TEAM_ID,
   name: 'Ideation',
+  label: 'Ideation',
+  stage: 'ideation',
   description:
     'Turns an idea, or the economics topics whose publication output grew most, into 3 to 5 ' +
     'ranked research questions grounded in the works retrieved from OpenAlex.',
   input: ideationInputSchema,
-  results: {
-    trends: trendsResultSchema,
-    ideate: ideateResultSchema,
-    refine: refineResultSchema,
-    contextualize: contextualizeResultSchema,
-    finalize: finalizeResultSchema,
-  },
+  results: ideationPhases.results,
   services: { openalex: openAlexService },
 });
 
-/** Writes one line of an agent's section: "Refiner: ...", after the work it describes. */
-export function say(log: PhaseLog, agent: IdeationAgent, text: string): Promise<void> {
-  return log(`${agent}: ${neutraliseMarkers(text)}`);
-}
+/** The v2 agents the two modes run (their phase plans differ: automatic discovers trends). */
+export const IDEATION_AGENT_IDS: Record<IdeationMode, string> = {
+  human: 'ideation-human',
+  automatic: 'ideation-automatic',
+};
 
-/** Same, as a warning (something was dropped or corrected). */
-export function warn(log: PhaseLog, agent: IdeationAgent, text: string): Promise<void> {
-  return log.warn(`${agent}: ${neutraliseMarkers(text)}`);
+/**
+ * A phase's name from the phase table. The runtime writes it in its "Starting phase 2/4:
+ * Refiner" line, which opens that agent's panel on the screen, so it must begin with the agent.
+ */
+export function phaseName(key: IdeationPhaseKey): string {
+  return ideationPhases.rows[ideationPhases.numberOf(key) - 1]!.name;
 }

@@ -6,7 +6,7 @@ import {
 } from '../../../../common/teams/ideation';
 import type { OpenAlexClient } from '../../../sources/openalex';
 import type { Work } from '../../../sources/work';
-import type { TrendWindow } from './trends';
+import type { TrendWindow } from './trend-discovery';
 
 /**
  * What a question rests on, retrieved from OpenAlex in this session: the works its search

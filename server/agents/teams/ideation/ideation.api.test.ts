@@ -2,8 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   agentPanels,
   IDEATION_AGENTS,
+  ideationLogsReplySchema,
   parseFinalQuestions,
+  saveIdeationReplySchema,
   splitAutomaticItems,
+  startIdeationReplySchema,
   type IdeationLogsReply,
   type StartIdeationReply,
 } from '../../../../common/teams/ideation';
@@ -15,10 +18,10 @@ import {
   type IdeationOpenAlexFixture,
 } from '../../../../test/fixtures/ideation-openalex/server';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
-import { trendWindow } from './trends';
+import { trendWindow } from './trend-discovery';
 
 /**
- * The Ideation team through its HTTP calls (agent-teams.md §7), with the scripted model server
+ * The Ideation team through its HTTP calls, with the scripted model server
  * and an OpenAlex fixture server: both modes end in FINAL_QUESTIONS and TERMINATE, every final
  * question carries the works and counts retrieved for it, nothing unretrieved is cited, and the
  * bad paths answer with clear 4xx.
@@ -105,7 +108,7 @@ async function startAndWait(
 ): Promise<{ start: StartIdeationReply; done: IdeationLogsReply }> {
   const res = await api.post(BASE, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const start = res.body as StartIdeationReply;
+  const start = startIdeationReplySchema.parse(res.body);
   const done = await waitForLogs(
     api,
     start.sessionId,
@@ -125,7 +128,7 @@ async function waitForLogs(
   while (Date.now() < deadline) {
     const res = await api.get(`${BASE}/logs/${sessionId}`);
     expect(res.status).toBe(200);
-    last = res.body as IdeationLogsReply;
+    last = ideationLogsReplySchema.parse(res.body);
     if (until(last)) return last;
     await new Promise((r) => setTimeout(r, 30));
   }
@@ -167,7 +170,16 @@ describe('human mode', () => {
 
     expect(start.questions).toEqual([]);
     expect(start.logs[0]).toMatch(/^Started Ideation session: 4 phases/);
+    // The shared start reply: the session as it stands, on the human plan.
+    expect(start.status).toBe('processing');
+    expect(start.session).toMatchObject({
+      sessionId: start.sessionId,
+      teamId: 'ideation',
+      agentId: 'ideation-human',
+      totalPhases: 4,
+    });
     expect(done.status, done.error ?? '').toBe('completed');
+    expect(done.phase).toBe(4);
     expect(done.mode).toBe('human');
     expect(done.topics).toBeNull();
 
@@ -299,7 +311,9 @@ describe('automatic mode', () => {
     const api = client(t.app, user.accessToken);
     const { start, done } = await startAndWait(api, { mode: 'automatic' });
     expect(start.logs[0]).toMatch(/^Started Ideation session: 5 phases/);
+    expect(start.session).toMatchObject({ agentId: 'ideation-automatic', totalPhases: 5 });
     expect(done.status, done.error ?? '').toBe('completed');
+    expect(done.phase).toBe(5);
     expect(done.mode).toBe('automatic');
 
     // Growth: AI 100->450 per year (+350%), crypto +200%, climate +120%, monetary +33%,
@@ -445,7 +459,7 @@ describe('saving to a project', () => {
     // Not final yet: 409.
     scriptHumanRun({ ideateDelayMs: 1500 });
     const started = await api.post(BASE, { idea: 'conservation payments', projectId });
-    const sessionId = (started.body as StartIdeationReply).sessionId;
+    const sessionId = startIdeationReplySchema.parse(started.body).sessionId;
     const early = await api.post(`${BASE}/save`, { sessionId, projectId });
     expect(early.status).toBe(409);
     expect((early.body as { error: string }).error).toMatch(/not final yet/);
@@ -481,7 +495,7 @@ describe('saving to a project', () => {
 
     const saved = await api.post(`${BASE}/save`, { sessionId, projectId });
     expect(saved.status).toBe(200);
-    const data = (saved.body as { data: { researchQuestions: string[]; added: string[] } }).data;
+    const { data } = saveIdeationReplySchema.parse(saved.body);
     expect(data.researchQuestions).toEqual([
       REFINED[0]!.question,
       ...finalTexts.filter((q) => q !== REFINED[0]!.question),
@@ -499,7 +513,7 @@ describe('saving to a project', () => {
       projectId,
       questions: [finalTexts[0]],
     });
-    expect((again.body as { data: { added: string[] } }).data.added).toEqual([]);
+    expect(saveIdeationReplySchema.parse(again.body).data.added).toEqual([]);
   });
 
   it('refuses to save into a project where the user is a viewer member', async () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseFinalQuestions, type GroundingWork } from '../../../../common/teams/ideation';
-import { finalQuestionsLine } from './finalize';
+import { finalQuestionsLine } from './final-line';
 import { checkCitations } from './grounding';
-import { questionKey, sharpenQuestion } from './refine';
+import { questionKey, sharpenQuestion } from './questions';
 import {
   growthText,
   MIN_BASELINE_WORKS,
   rankTrendingTopics,
   trendWindow,
   type TopicYearCounts,
-} from './trends';
+} from './trend-discovery';
 
 /** The team's pure rules: trend ranking, question sharpening, citation checks, the final line. */
 

@@ -1,49 +1,40 @@
 import { z } from 'zod';
-import type { AgentSession } from '../../../../common/agents';
+import { readPhaseResults, sessionIdField } from '../../../../common/teams/shared';
 import {
-  contextualizeResultSchema,
-  finalizeResultSchema,
   IDEATION_TEAM_ID,
   ideationLogsReplySchema,
+  ideationPhases,
   saveIdeationReplySchema,
   saveIdeationRequestSchema,
   startIdeationReplySchema,
   startIdeationRequestSchema,
-  trendsResultSchema,
   type IdeationInput,
+  type IdeationLogsReply,
   type IdeationMode,
+  type SaveIdeationReply,
+  type StartIdeationReply,
 } from '../../../../common/teams/ideation';
 import type { openAlexService } from '../../../sources/openalex-service';
 import { badRequest, conflict, notFound } from '../../../platform/errors';
-import { teamActor, type Api, type TeamRouteKit, teamSession } from '../../kit';
-
-/** The v2 agents the two modes run (their phase plans differ: automatic discovers trends). */
-export const IDEATION_AGENT_IDS: Record<IdeationMode, string> = {
-  human: 'ideation-human',
-  automatic: 'ideation-automatic',
-};
+import {
+  allLogLines,
+  startReply,
+  teamActor,
+  teamSession,
+  type Api,
+  type TeamRouteKit,
+} from '../../kit';
+import { IDEATION_AGENT_IDS } from './definition';
 
 type Kit = TeamRouteKit<{ openalex: typeof openAlexService }>;
 
-const sessionParams = z.object({
-  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
-});
-
-/** A phase's stored result, or null when it has not run (or no longer reads). */
-function resultOf<T extends z.ZodType>(
-  session: AgentSession,
-  key: string,
-  schema: T,
-): z.output<T> | null {
-  const stored = session.results.find((r) => r.key === key);
-  if (!stored) return null;
-  const parsed = schema.safeParse(stored.result);
-  return parsed.success ? parsed.data : null;
-}
+const sessionParams = z.object({ sessionId: sessionIdField });
 
 /**
- * The spec's calls (agent-teams.md §7) as thin adapters over the session service, plus saving
- * the final questions into a project.
+ * The team's calls under /api/agents/ideation-team, thin adapters over the session service:
+ * start (answers at once with the session; the legacy client reads sessionId, questions and
+ * logs), the log the screen polls (with the session's state and the structured results so far),
+ * and saving the final questions into a project.
  */
 export function registerIdeationRoutes(app: Api, kit: Kit): void {
   // '' is the prefix itself (POST /api/agents/ideation-team); '/' would add a trailing slash.
@@ -64,13 +55,12 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
         input,
         projectId,
       });
-      const page = await kit.sessions.logs(actor, session.sessionId);
-      return reply.code(201).send({
-        success: true as const,
-        sessionId: session.sessionId,
+      const body: StartIdeationReply = {
+        ...startReply(session),
         questions: [],
-        logs: page.logs,
-      });
+        logs: await allLogLines(kit.sessions, actor, session.sessionId),
+      };
+      return reply.code(201).send(body);
     },
   );
 
@@ -80,7 +70,7 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
       config: { access: 'user' },
       schema: { params: sessionParams, response: { 200: ideationLogsReplySchema } },
     },
-    async (request) => {
+    async (request): Promise<IdeationLogsReply> => {
       const actor = teamActor(request);
       const session = await teamSession(
         kit.sessions,
@@ -88,19 +78,20 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
         request.params.sessionId,
         IDEATION_TEAM_ID,
       );
-      const page = await kit.sessions.logs(actor, session.sessionId);
-      const trends = resultOf(session, 'trends', trendsResultSchema);
+      const results = readPhaseResults(ideationPhases, session.results);
       const mode: IdeationMode = session.input.mode === 'automatic' ? 'automatic' : 'human';
+      const topics = results.trends?.topics ?? [];
       return {
-        success: true as const,
+        success: true,
         sessionId: session.sessionId,
         mode,
         status: session.status,
+        phase: session.phase,
         error: session.error,
-        logs: page.logs,
-        topics: trends && trends.topics.length > 0 ? trends.topics : null,
-        grounding: resultOf(session, 'contextualize', contextualizeResultSchema)?.questions ?? null,
-        finalQuestions: resultOf(session, 'finalize', finalizeResultSchema)?.questions ?? null,
+        logs: await allLogLines(kit.sessions, actor, session.sessionId),
+        topics: topics.length > 0 ? topics : null,
+        grounding: results.contextualize?.questions ?? null,
+        finalQuestions: results.finalize?.questions ?? null,
         projectId: session.projectId,
       };
     },
@@ -112,11 +103,11 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
       config: { access: 'user' },
       schema: { body: saveIdeationRequestSchema, response: { 200: saveIdeationReplySchema } },
     },
-    async (request) => {
+    async (request): Promise<SaveIdeationReply> => {
       const { sessionId, projectId, questions } = request.body;
       const actor = teamActor(request);
       const session = await teamSession(kit.sessions, actor, sessionId, IDEATION_TEAM_ID);
-      const final = resultOf(session, 'finalize', finalizeResultSchema);
+      const final = readPhaseResults(ideationPhases, session.results).finalize;
       if (session.status !== 'completed' || !final) {
         throw conflict(
           'The questions are not final yet: save them once the Finalizer has finished',
@@ -136,7 +127,7 @@ export function registerIdeationRoutes(app: Api, kit: Kit): void {
       const had = new Set(before.researchQuestions.map((q) => q.trim().toLowerCase()));
       const project = await workspace.appendResearchQuestions(chosen);
       return {
-        success: true as const,
+        success: true,
         data: {
           projectId: project.id,
           title: project.title,

@@ -1,21 +1,20 @@
-import { ideation } from './definition';
-import { contextualizePhase } from './contextualize';
-import { discoverPhase } from './discover';
-import { finalizePhase } from './finalize';
-import { ideatePhase } from './ideate';
-import { refinePhase } from './refine';
-import { IDEATION_AGENT_IDS, registerIdeationRoutes } from './routes';
-import { ideationInputSchema } from '../../../../common/teams/ideation';
+import { ideationInputSchema, type IdeationPhaseKey } from '../../../../common/teams/ideation';
+import { IDEATION_AGENT_IDS, ideation } from './definition';
+import { contextualizePhase } from './phases/contextualize';
+import { finalizePhase } from './phases/finalize';
+import { ideatePhase } from './phases/ideate';
+import { refinePhase } from './phases/refine';
+import { trendsPhase } from './phases/trends';
+import { registerIdeationRoutes } from './routes';
 
-const HUMAN_PLAN = ['ideate', 'refine', 'contextualize', 'finalize'];
+const HUMAN_PLAN: IdeationPhaseKey[] = ['ideate', 'refine', 'contextualize', 'finalize'];
 
 /**
- * The Ideation team (agent-teams.md §2-§4, §7): Ideator, Refiner, Contextualizer, Finalizer,
- * with trend discovery before the Ideator in automatic mode. No checkpoints: the screen follows
- * the log until TERMINATE.
+ * The Ideation team: Ideator, Refiner, Contextualizer, Finalizer, with trend discovery before
+ * the Ideator in automatic mode. No checkpoints: the screen follows the log until TERMINATE.
  */
 export const ideationTeam = ideation.build({
-  phases: [discoverPhase, ideatePhase, refinePhase, contextualizePhase, finalizePhase],
+  phases: [trendsPhase, ideatePhase, refinePhase, contextualizePhase, finalizePhase],
   agents: [
     {
       id: IDEATION_AGENT_IDS.human,

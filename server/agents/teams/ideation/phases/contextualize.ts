@@ -4,11 +4,12 @@ import {
   type ContextualizedQuestion,
   type Grounding,
   type RefinedQuestion,
-} from '../../../../common/teams/ideation';
-import { ideation, say, warn } from './definition';
-import { checkCitations, groundQuestion, worksIn } from './grounding';
-import { CONTEXTUALIZER_SYSTEM, contextSchema } from './prompts';
-import { trendWindow, type TrendWindow } from './trends';
+} from '../../../../../common/teams/ideation';
+import { say, warn } from '../agent-log';
+import { ideation, phaseName } from '../definition';
+import { checkCitations, groundQuestion, worksIn } from '../grounding';
+import { CONTEXTUALIZER_SYSTEM, contextSchema } from '../prompts';
+import { trendWindow, type TrendWindow } from '../trend-discovery';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -39,7 +40,7 @@ function promptBlock(q: RefinedQuestion, g: Grounding, window: TrendWindow): str
  * computed), then has the model tie the question to theory and to those works only.
  */
 export const contextualizePhase = ideation.phase('contextualize', {
-  name: 'Contextualizer',
+  name: phaseName('contextualize'),
   description:
     'Retrieves related works and publication counts from OpenAlex for each question and ties ' +
     'it to economic theory and to the retrieved works.',

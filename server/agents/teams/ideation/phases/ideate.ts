@@ -1,11 +1,12 @@
-import { neutraliseMarkers } from '../../../../common/teams/ideation';
-import { ideation, say } from './definition';
-import { candidatesSchema, IDEATOR_SYSTEM } from './prompts';
-import { growthText } from './trends';
+import { neutraliseMarkers } from '../../../../../common/teams/ideation';
+import { say } from '../agent-log';
+import { ideation, phaseName } from '../definition';
+import { candidatesSchema, IDEATOR_SYSTEM } from '../prompts';
+import { growthText } from '../trend-discovery';
 
 /** The Ideator: candidate questions from the user's idea, or from the trending topics. */
 export const ideatePhase = ideation.phase('ideate', {
-  name: 'Ideator',
+  name: phaseName('ideate'),
   description: 'Proposes candidate research questions from the idea or the trending topics.',
   requiresModel: true,
   async run(ctx) {

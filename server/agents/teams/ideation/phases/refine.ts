@@ -1,39 +1,16 @@
 import {
   FINAL_QUESTIONS_MIN,
-  JUSTIFICATION_MARKER,
   neutraliseMarkers,
   type RefinedQuestion,
-} from '../../../../common/teams/ideation';
-import { ideation, say } from './definition';
-import { REFINER_SYSTEM, refinedSchema } from './prompts';
-
-/**
- * One answerable question ending in '?': a leading number is dropped, anything after the first
- * question mark is cut (a second question is a second candidate), a missing mark is added, and
- * the word the log splits justifications at cannot appear in it.
- */
-export function sharpenQuestion(text: string): string | undefined {
-  let t = neutraliseMarkers(text)
-    .replaceAll(JUSTIFICATION_MARKER, '')
-    .replace(/^(?:Q?\d+\s*[.:)]\s*)+/i, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const mark = t.indexOf('?');
-  t = mark >= 0 ? t.slice(0, mark + 1) : `${t.replace(/[\s.!;:,]+$/, '')}?`;
-  return t.length >= 10 ? t : undefined;
-}
-
-/** Questions that differ only in case, spacing or punctuation are one question. */
-export function questionKey(question: string): string {
-  return question
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
+} from '../../../../../common/teams/ideation';
+import { say } from '../agent-log';
+import { ideation, phaseName } from '../definition';
+import { REFINER_SYSTEM, refinedSchema } from '../prompts';
+import { questionKey, sharpenQuestion } from '../questions';
 
 /** The Refiner: duplicates out, each candidate sharpened into one question with its search. */
 export const refinePhase = ideation.phase('refine', {
-  name: 'Refiner',
+  name: phaseName('refine'),
   description:
     'Removes duplicates and sharpens each candidate into a single answerable question ending ' +
     "in '?', with the keywords that find its literature.",

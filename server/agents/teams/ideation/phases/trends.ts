@@ -1,12 +1,13 @@
-import { ideation, say } from './definition';
-import { discoverTrends, ECONOMICS_FIELD, topicItemText, trendWindow } from './trends';
+import { say } from '../agent-log';
+import { ideation, phaseName } from '../definition';
+import { discoverTrends, ECONOMICS_FIELD, topicItemText, trendWindow } from '../trend-discovery';
 
 /**
  * Automatic mode, before the Ideator writes: the trending economics topics from OpenAlex's
  * publication counts by year (computed; needs no model). Its lines belong to the Ideator.
  */
-export const discoverPhase = ideation.phase('trends', {
-  name: 'Ideator (trend discovery)',
+export const trendsPhase = ideation.phase('trends', {
+  name: phaseName('trends'),
   description:
     'Counts economics works by OpenAlex topic and year and picks the 5 topics whose output ' +
     'grew most over the last three years against the three before (computed).',
