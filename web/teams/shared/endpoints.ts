@@ -12,8 +12,8 @@ import { snapshotOfSession, type LogLine, type SessionSnapshot } from './session
 
 /**
  * Where a team screen's session calls go and how their replies read. Every team has its own
- * routes in the spec (literature: /api/literature-team/..., data: /api/agents/data-team/...);
- * the defaults are the runtime's generic session endpoints (/api/agents/sessions/...).
+ * routes (literature: /api/literature-team/..., data: /api/agents/data-team/...); the defaults
+ * are the runtime's generic session endpoints (/api/agents/sessions/...).
  */
 export interface RequestSpec {
   path: string;
@@ -107,4 +107,44 @@ export function readTeamStatusReply(
 ): SessionSnapshot | undefined {
   const parsed = schema.safeParse(reply);
   return parsed.success ? snapshotOfSession(parsed.data.session, parsed.data.logs) : undefined;
+}
+
+/**
+ * The endpoints of a team whose routes follow the common shape under `base`: `start` builds the
+ * start call; `GET {base}/status/{id}` carries the whole log (so there is no logs call) and is
+ * read by the team's `statusSchema`; start and feedback answer `teamStartReplySchema`; reset is
+ * the runtime's. With `feedback`, feedback goes to `POST {base}/feedback` as
+ * `{sessionId, feedback}`, plus the checkpoint waited at for 'with-checkpoint'; without it (a team
+ * without checkpoints) the generic call stays.
+ */
+export function teamRouteEndpoints<TStart>(spec: {
+  teamId: string;
+  base: string;
+  start(input: TStart): RequestSpec;
+  statusSchema: z.ZodType<{ session: AgentSession; logs: string[] }>;
+  feedback?: 'plain' | 'with-checkpoint';
+}): Partial<TeamSessionEndpoints<TStart>> {
+  const { base, statusSchema, feedback } = spec;
+  return {
+    start: spec.start,
+    readStart: readTeamStartReply,
+    status: (id) => `${base}/status/${encodeURIComponent(id)}`,
+    readStatus: (reply) => readTeamStatusReply(statusSchema, reply),
+    logs: undefined,
+    readLogs: undefined,
+    ...(feedback
+      ? {
+          feedback: (sessionId: string, text: string, checkpoint: number | null) => ({
+            path: `${base}/feedback`,
+            body: {
+              sessionId,
+              feedback: text,
+              ...(feedback === 'with-checkpoint' && checkpoint !== null ? { checkpoint } : {}),
+            },
+          }),
+          readFeedback: (reply: unknown) => readTeamStartReply(reply)?.snapshot,
+        }
+      : {}),
+    reset: genericSessionEndpoints(spec.teamId).reset,
+  };
 }

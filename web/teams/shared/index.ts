@@ -22,6 +22,7 @@ export {
   genericSessionEndpoints,
   readTeamStartReply,
   readTeamStatusReply,
+  teamRouteEndpoints,
   type GenericStartInput,
   type RequestSpec,
   type TeamSessionEndpoints,
