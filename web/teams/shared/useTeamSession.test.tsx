@@ -346,6 +346,31 @@ describe('useTeamSession', () => {
     expect(t.sockets).toHaveLength(0);
   });
 
+  it('words a refused start with startErrorText when a team gives one', async () => {
+    const t = setup({ startErrorText: (message) => message });
+    t.http.fail('/api/agents/sessions', 422, 'No language model is configured');
+    await act(async () => {
+      expect(await t.hook.result.current.start({})).toBe(false);
+    });
+    expect(t.hook.result.current.error).toBe('No language model is configured');
+  });
+
+  it('stops polling once isDone holds for the log, though the status still says processing', async () => {
+    const { hook, http, advance } = await started({
+      isDone: (logs) => logs.includes('DONE'),
+    });
+    http.logs = ['working'];
+    await advance(2000);
+    const polls = http.count('GET', '/api/agents/sessions/');
+    http.logs = ['working', 'DONE'];
+    await advance(2000);
+    expect(hook.result.current.logs).toEqual(['working', 'DONE']);
+    expect(hook.result.current.status).toBe('processing');
+    // This read, then the one closing read every settled session gets, then none.
+    await advance(10_000);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 4);
+  });
+
   it('reset stops a running session on the server, restores defaults and forgets its updates', async () => {
     const { hook, http, push, sockets, advance } = await started();
     push(makeUpdate('log_update', logData(1, 'one')));

@@ -47,6 +47,13 @@ export interface UseTeamSessionOptions<TStart> {
   endpoints?: Partial<TeamSessionEndpoints<TStart>>;
   /** Used in 'Error starting {teamLabel}: ...' (agent-teams.md §8), e.g. 'LiteratureTeam'. */
   teamLabel?: string;
+  /** The error text of a refused start, from the server's message (default: the line above). */
+  startErrorText?: (message: string) => string;
+  /**
+   * For a team whose log says the run is over before its status does (Ideation's TERMINATE
+   * line): polling stops once this holds for the log, as it does at a settled status.
+   */
+  isDone?: (logs: readonly string[]) => boolean;
   pollIntervalMs?: number;
   /** Defaults to the app's shared connection. */
   socket?: TeamSocket;
@@ -110,7 +117,9 @@ function useConnectionState(socket: TeamSocket): ConnectionState {
 export function useTeamSession<TStart = GenericStartInput>(
   options: UseTeamSessionOptions<TStart>,
 ): TeamSession<TStart> {
-  const { teamId, teamLabel = teamId, initialSessionId } = options;
+  const { teamId, teamLabel = teamId, initialSessionId, isDone } = options;
+  const startErrorText =
+    options.startErrorText ?? ((message: string) => `Error starting ${teamLabel}: ${message}`);
   const pollIntervalMs = options.pollIntervalMs ?? TEAM_POLL_INTERVAL_MS;
   const http = options.http ?? defaultHttp;
   const socket = options.socket ?? getTeamSocket();
@@ -128,9 +137,9 @@ export function useTeamSession<TStart = GenericStartInput>(
   const connection = useConnectionState(socket);
 
   // Callbacks read the newest values without re-subscribing.
-  const latest = useRef({ state, endpoints, http });
+  const latest = useRef({ state, endpoints, http, startErrorText });
   useEffect(() => {
-    latest.current = { state, endpoints, http };
+    latest.current = { state, endpoints, http, startErrorText };
   });
   /** Bumped by every local action: a poll that started before one is dropped. */
   const generation = useRef(0);
@@ -166,7 +175,9 @@ export function useTeamSession<TStart = GenericStartInput>(
   }, []);
 
   const { sessionId, status } = state;
-  const live = sessionId !== undefined && !SETTLED_STATUSES.includes(status);
+  const logs = useMemo(() => logLines(state.logSlots), [state.logSlots]);
+  const live =
+    sessionId !== undefined && !SETTLED_STATUSES.includes(status) && !(isDone?.(logs) ?? false);
 
   // Polling while the session can change.
   useEffect(() => {
@@ -221,14 +232,14 @@ export function useTeamSession<TStart = GenericStartInput>(
   const start = useCallback(
     (input: TStart) =>
       whileSubmitting(async () => {
-        const { endpoints: ep, http: client } = latest.current;
+        const { endpoints: ep, http: client, startErrorText: errorText } = latest.current;
         generation.current += 1;
         const request = ep.start(input);
         const reply = await client.post(request.path, request.body);
         if (isFailure(reply)) {
           dispatch({
             type: 'failed',
-            error: `Error starting ${teamLabel}: ${failureText(reply)}`,
+            error: errorText(failureText(reply)),
             status: 'error',
           });
           return false;
@@ -237,7 +248,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         if (!started) {
           dispatch({
             type: 'failed',
-            error: `Error starting ${teamLabel}: Unknown error`,
+            error: errorText('Unknown error'),
             status: 'error',
           });
           return false;
@@ -245,7 +256,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         attach(started.sessionId, started.snapshot, true);
         return true;
       }),
-    [whileSubmitting, attach, teamLabel],
+    [whileSubmitting, attach],
   );
 
   const submitFeedback = useCallback(
@@ -291,7 +302,6 @@ export function useTeamSession<TStart = GenericStartInput>(
     [whileSubmitting],
   );
 
-  const logs = useMemo(() => logLines(state.logSlots), [state.logSlots]);
   const follow = useCallback((id: string) => attach(id), [attach]);
   const refresh = useCallback(async () => {
     const id = latest.current.state.sessionId;
