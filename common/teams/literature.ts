@@ -1,18 +1,29 @@
 import { z } from 'zod';
 import { sessionStatusSchema } from '../agents';
+import {
+  definePhaseTable,
+  sessionIdField,
+  teamFeedbackRequestSchema,
+  teamStartReplySchema,
+  type PhaseResultsOf,
+} from './shared';
 
 /**
- * The Literature Review team's contract (agent-teams.md §2, §3, §4, §5, §7, §8, §9): its
- * workflow definition, the paper, gap, trend and reference shapes, each phase's result, the
- * calls of /api/literature-team, and the screen's constants. Server and screen import it.
+ * The Literature Review team's contract: its phase table and workflow definition, the paper,
+ * gap, trend and reference shapes, each phase's result, the calls of /api/literature-team, and
+ * the screen's constants (texts, polling and retry rules). Server and screen import it.
  */
 
 export const LITERATURE_TEAM_ID = 'literature';
 export const LITERATURE_SUBSCRIPTION = 'literature-team';
 
 // ---------------------------------------------------------------------------------------------
-// Constants (agent-teams.md §5, §8, §9)
+// Constants: the screen's texts and limits
 // ---------------------------------------------------------------------------------------------
+
+/** The workflows a session may run (the screen's selector describes each one). */
+export const LITERATURE_WORKFLOW_VALUES = ['basic_hitl'] as const;
+export const DEFAULT_LITERATURE_WORKFLOW = 'basic_hitl';
 
 export const RESEARCH_QUESTION_REQUIRED = 'Please enter a research question first';
 export const RESEARCH_QUESTION_MAX = 2000;
@@ -37,7 +48,10 @@ export const LITERATURE_MESSAGES = {
   unknown: 'Unknown error',
 } as const;
 
-/** agent-teams.md §7, §8, §9: how the screen polls and retries. */
+/**
+ * How the screen polls: every 2 s, or 4 s while real-time messages keep arriving; after failures
+ * the wait grows (doubling after 429 or 'high demand', one step at a time otherwise).
+ */
 export const LITERATURE_POLLING = {
   baseMs: 2000,
   /** When a real-time message arrived in the last `socketWindowMs`. */
@@ -50,6 +64,7 @@ export const LITERATURE_POLLING = {
   stepMs: 1000,
 } as const;
 
+/** A call answered 429 is tried again up to 5 times, 1 s doubled per retry up to 30 s, ±10%. */
 export const LITERATURE_RETRY = {
   maxRetries: 5,
   baseDelayMs: 1000,
@@ -62,77 +77,7 @@ export const REPORT_PREVIEW_FETCHES = 3;
 export const REPORT_PREVIEW_INTERVAL_MS = 400;
 
 // ---------------------------------------------------------------------------------------------
-// Workflow definition (agent-teams.md §3)
-// ---------------------------------------------------------------------------------------------
-
-export interface LiteratureWorkflowPhase {
-  label: string;
-  description: string;
-  requiresHuman: boolean;
-  checkpointDescription?: string;
-}
-
-export interface LiteratureWorkflow {
-  value: 'basic_hitl';
-  label: string;
-  description: string;
-  phases: LiteratureWorkflowPhase[];
-}
-
-export const LITERATURE_WORKFLOWS: readonly LiteratureWorkflow[] = [
-  {
-    value: 'basic_hitl',
-    label: 'Literature Review with Human Checkpoints',
-    description:
-      'Searches OpenAlex, Crossref, arXiv, Semantic Scholar and your own library, merges and ranks ' +
-      'what it finds, maps research gaps and publication trends, and writes a review whose every ' +
-      'citation is checked against the works it retrieved. You review the papers, the gaps and ' +
-      'the report before anything is saved.',
-    phases: [
-      {
-        label: 'Research Question',
-        description: 'Checks the question and turns it into search queries (synonyms, JEL terms).',
-        requiresHuman: false,
-      },
-      {
-        label: 'Literature Search',
-        description:
-          'Searches every source, merges and ranks the results, extracts each paper’s key ' +
-          'insight, method and findings, computes trends from publication counts, proposes gaps.',
-        requiresHuman: true,
-        checkpointDescription:
-          'Review the papers, gaps and trends. Feedback such as "only after 2010" searches again.',
-      },
-      {
-        label: 'Gaps Validation',
-        description: 'Revises the research gaps with your feedback and assembles the references.',
-        requiresHuman: true,
-        checkpointDescription: 'Check the research gaps and the references they rest on.',
-      },
-      {
-        label: 'Report Generation',
-        description:
-          'Writes the review, verifies every citation against the retrieved works and flags ' +
-          'claims the cited abstracts do not support.',
-        requiresHuman: true,
-        checkpointDescription: 'Read the report; feedback revises it.',
-      },
-      {
-        label: 'Completed',
-        description: 'Saves the report and its bibliography as documents of the project.',
-        requiresHuman: false,
-      },
-    ],
-  },
-];
-export const LITERATURE_WORKFLOW_VALUES = ['basic_hitl'] as const;
-export const DEFAULT_LITERATURE_WORKFLOW = 'basic_hitl';
-
-/** The runtime's phase keys, in order (phase n of the session is PHASE_KEYS[n-1]). */
-export const LITERATURE_PHASE_KEYS = ['question', 'search', 'gaps', 'report', 'complete'] as const;
-
-// ---------------------------------------------------------------------------------------------
-// Entities (agent-teams.md §3)
+// Entities
 // ---------------------------------------------------------------------------------------------
 
 export const LITERATURE_SOURCES = [
@@ -181,7 +126,7 @@ export type Paper = z.infer<typeof paperSchema>;
 
 export const researchGapSchema = z.object({
   gap_description: z.string(),
-  /** agent-teams.md §3: accepted as an alternative to gap_description. */
+  /** Older results carry the text here instead of in gap_description; either is read. */
   description: z.string().optional(),
   opportunity: z.string(),
   recommendation: z.string(),
@@ -352,7 +297,84 @@ export const completeResultSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Calls (agent-teams.md §7)
+// Phase table and workflow definition
+// ---------------------------------------------------------------------------------------------
+
+/** The team's phases in run order: the server's phases, its routes and the screen read it. */
+export const literaturePhases = definePhaseTable([
+  { key: 'question', name: 'Research Question', result: questionResultSchema },
+  { key: 'search', name: 'Literature Search', result: searchResultSchema },
+  { key: 'gaps', name: 'Gaps Validation', result: gapsResultSchema },
+  { key: 'report', name: 'Report Generation', result: reportResultSchema },
+  { key: 'complete', name: 'Completed', result: completeResultSchema },
+]);
+export type LiteraturePhaseKey = (typeof literaturePhases.keys)[number];
+export type LiteratureResults = PhaseResultsOf<typeof literaturePhases>;
+
+export interface LiteratureWorkflowPhase {
+  label: string;
+  description: string;
+  requiresHuman: boolean;
+  checkpointDescription?: string;
+}
+
+export interface LiteratureWorkflow {
+  value: (typeof LITERATURE_WORKFLOW_VALUES)[number];
+  label: string;
+  description: string;
+  phases: LiteratureWorkflowPhase[];
+}
+
+/** What the stepper says about each phase of the table (its label is the table's name). */
+const BASIC_HITL_PHASES: Record<LiteraturePhaseKey, Omit<LiteratureWorkflowPhase, 'label'>> = {
+  question: {
+    description: 'Checks the question and turns it into search queries (synonyms, JEL terms).',
+    requiresHuman: false,
+  },
+  search: {
+    description:
+      'Searches every source, merges and ranks the results, extracts each paper’s key ' +
+      'insight, method and findings, computes trends from publication counts, proposes gaps.',
+    requiresHuman: true,
+    checkpointDescription:
+      'Review the papers, gaps and trends. Feedback such as "only after 2010" searches again.',
+  },
+  gaps: {
+    description: 'Revises the research gaps with your feedback and assembles the references.',
+    requiresHuman: true,
+    checkpointDescription: 'Check the research gaps and the references they rest on.',
+  },
+  report: {
+    description:
+      'Writes the review, verifies every citation against the retrieved works and flags ' +
+      'claims the cited abstracts do not support.',
+    requiresHuman: true,
+    checkpointDescription: 'Read the report; feedback revises it.',
+  },
+  complete: {
+    description: 'Saves the report and its bibliography as documents of the project.',
+    requiresHuman: false,
+  },
+};
+
+export const LITERATURE_WORKFLOWS: readonly LiteratureWorkflow[] = [
+  {
+    value: 'basic_hitl',
+    label: 'Literature Review with Human Checkpoints',
+    description:
+      'Searches OpenAlex, Crossref, arXiv, Semantic Scholar and your own library, merges and ranks ' +
+      'what it finds, maps research gaps and publication trends, and writes a review whose every ' +
+      'citation is checked against the works it retrieved. You review the papers, the gaps and ' +
+      'the report before anything is saved.',
+    phases: literaturePhases.rows.map((row) => ({
+      label: row.name,
+      ...BASIC_HITL_PHASES[row.key],
+    })),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Calls under /api/literature-team
 // ---------------------------------------------------------------------------------------------
 
 /** A file sent with the start call for the library (BibTeX, RIS, CSL-JSON or PDF). */
@@ -379,11 +401,8 @@ export const startLiteratureRequestSchema = z.object({
 });
 export type StartLiteratureRequest = z.input<typeof startLiteratureRequestSchema>;
 
-export const startLiteratureReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  status: sessionStatusSchema,
-  phase: z.number().int(),
+/** The start call's reply: the session as it now stands, and what the library files gave. */
+export const startLiteratureReplySchema = teamStartReplySchema.extend({
   error: z.string().nullable(),
   /** What the uploaded library files gave (works read, entries skipped). */
   library: z
@@ -400,38 +419,50 @@ export const startLiteratureReplySchema = z.object({
 });
 export type StartLiteratureReply = z.infer<typeof startLiteratureReplySchema>;
 
-export const literatureSessionParamsSchema = z.object({
-  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
-});
+export const literatureSessionParamsSchema = z.object({ sessionId: sessionIdField });
 
-export const literatureLogsReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  logs: z.array(z.string()),
-});
-export type LiteratureLogsReply = z.infer<typeof literatureLogsReplySchema>;
-
-export const literatureFeedbackRequestSchema = z.object({
-  feedback: z.string().trim().min(1, 'feedback must not be blank').max(4000),
-  sessionId: z.uuid({ message: 'sessionId must be a session id' }),
-});
+/** POST /feedback: the shared `{ feedback, sessionId }`. */
+export const literatureFeedbackRequestSchema = teamFeedbackRequestSchema;
 
 /** What a session has produced so far, as the status and feedback replies carry it. */
-const outputsShape = {
+export const literatureOutputsSchema = z.object({
   papers: z.array(paperSchema),
   researchGaps: z.array(researchGapSchema),
   trends: z.array(trendSchema),
   references: z.array(referenceSchema),
   finalReport: z.string().nullable(),
-};
+  verification: verificationSchema.nullable(),
+  documents: z
+    .object({ report: z.string().nullable(), bibliography: z.string().nullable() })
+    .nullable(),
+});
+export type LiteratureOutputs = z.infer<typeof literatureOutputsSchema>;
 
-export const literatureFeedbackReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  status: sessionStatusSchema,
-  phase: z.number().int(),
+/**
+ * A session's outputs from its phase results: the papers, gaps and trends of the last search
+ * (revised by gaps validation), the references of the report (else of gaps validation), the
+ * report as saved (else as written) and its verification, and the saved documents.
+ */
+export function literatureOutputsOf(results: LiteratureResults): LiteratureOutputs {
+  const { search, gaps, report, complete } = results;
+  const found = gaps ?? search;
+  return {
+    papers: found?.papers ?? [],
+    researchGaps: found?.gaps ?? [],
+    trends: found?.trends ?? [],
+    references: report?.references ?? gaps?.references ?? [],
+    finalReport: complete?.finalReport ?? report?.finalReport ?? null,
+    verification: report?.verification ?? null,
+    documents: complete
+      ? { report: complete.reportDocumentId, bibliography: complete.bibliographyDocumentId }
+      : null,
+  };
+}
+
+/** The feedback call's reply: the session as it now stands, with its outputs. */
+export const literatureFeedbackReplySchema = teamStartReplySchema.extend({
   error: z.string().nullable(),
-  ...outputsShape,
+  ...literatureOutputsSchema.shape,
 });
 export type LiteratureFeedbackReply = z.infer<typeof literatureFeedbackReplySchema>;
 
@@ -445,11 +476,7 @@ export const literatureStatusReplySchema = z.object({
   logs: z.array(z.string()),
   error: z.string().nullable(),
   updatedAt: z.string(),
-  verification: verificationSchema.nullable(),
-  documents: z
-    .object({ report: z.string().nullable(), bibliography: z.string().nullable() })
-    .nullable(),
-  ...outputsShape,
+  ...literatureOutputsSchema.shape,
 });
 export type LiteratureStatusReply = z.infer<typeof literatureStatusReplySchema>;
 
@@ -464,12 +491,12 @@ export const literatureCheckpointDataSchema = z.object({
 });
 export type LiteratureCheckpointData = z.infer<typeof literatureCheckpointDataSchema>;
 
-/** The gap's text, whichever of the two spec fields carries it. */
+/** The gap's text, whichever of its two fields carries it. */
 export function gapText(gap: Pick<ResearchGap, 'gap_description' | 'description'>): string {
   return (gap.gap_description || gap.description || '').trim();
 }
 
-/** The trend's name (agent-teams.md §3: topic, or name). */
+/** The trend's name: its topic, or its name where an older result has no topic. */
 export function trendName(trend: Pick<Trend, 'topic' | 'name'>): string {
   return (trend.topic || trend.name || '').trim();
 }

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Paper } from '../../../../common/teams/literature';
-import type { ModelHandle } from '../../llm/model-types';
+import type { ModelHandle } from '../../kit';
 import { CLAIMS_SYSTEM } from './prompts';
 import { citedSentences } from './verifier';
 

@@ -1,12 +1,8 @@
 import {
-  completeResultSchema,
-  gapsResultSchema,
   LITERATURE_TEAM_ID,
   literatureConfigurationSchema,
   literatureInputSchema,
-  questionResultSchema,
-  reportResultSchema,
-  searchResultSchema,
+  literaturePhases,
 } from '../../../../common/teams/literature';
 import { defineTeam } from '../../kit';
 import {
@@ -16,24 +12,18 @@ import {
 } from '../../../sources/literature-services';
 import { openAlexService } from '../../../sources/openalex-service';
 
-  label: 'Literature Review',
-  stage: 'literature',
 /** The Literature Review team's declaration: input, configuration, phase results, services. */
 export const literature = defineTeam({
   id: LITERATURE_TEAM_ID,
   name: 'Literature Review Team',
+  label: 'Literature Review',
+  stage: 'literature',
   description:
     'Searches OpenAlex, Crossref, arXiv, Semantic Scholar and the project library, maps research ' +
     'gaps and publication trends, and writes a review whose every citation is verified.',
   input: literatureInputSchema,
   configuration: literatureConfigurationSchema,
-  results: {
-    question: questionResultSchema,
-    search: searchResultSchema,
-    gaps: gapsResultSchema,
-    report: reportResultSchema,
-    complete: completeResultSchema,
-  },
+  results: literaturePhases.results,
   services: {
     openalex: openAlexService,
     crossref: crossrefService,

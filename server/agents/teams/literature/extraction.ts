@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Paper } from '../../../../common/teams/literature';
-import type { ModelHandle } from '../../llm/model-types';
+import type { ModelHandle } from '../../kit';
 import { paperDigest, workKey } from './papers';
 import { EXTRACTION_SYSTEM } from './prompts';
 

@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WsServerMessage, WsSessionUpdateMessage } from '../../../../common/agents';
 import {
+  literatureFeedbackReplySchema,
   literatureStatusReplySchema,
+  startLiteratureReplySchema,
   type LiteratureStatusReply,
 } from '../../../../common/teams/literature';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
@@ -110,7 +112,9 @@ describe('a literature review end to end', () => {
     });
     expect(start.status).toBe(201);
     expect(start.body).toMatchObject({ success: true, status: 'processing', phase: 1 });
-    const id = (start.body as { sessionId: string }).sessionId;
+    // The shared start reply: the session as it now stands.
+    const id = startLiteratureReplySchema.parse(start.body).sessionId;
+    expect(start.body).toMatchObject({ session: { sessionId: id, teamId: 'literature' } });
     socket.send({
       type: 'subscribe',
       subscriptionType: 'literature-team',
@@ -157,6 +161,10 @@ describe('a literature review end to end', () => {
     });
     expect(fb1.status).toBe(200);
     expect(fb1.body).toMatchObject({ success: true, status: 'processing' });
+    // The feedback reply carries the session and what it has produced so far.
+    const fb1Reply = literatureFeedbackReplySchema.parse(fb1.body);
+    expect(fb1Reply.session.sessionId).toBe(id);
+    expect(fb1Reply.papers).toEqual(cp1.papers);
     const cp1b = await waitFor(
       me.api,
       id,

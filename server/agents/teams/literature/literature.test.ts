@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Paper, ResearchGap } from '../../../../common/teams/literature';
 import { insertFlags } from './claims';
-import { validateGaps } from './gaps';
+import { validateGaps } from './research-gaps';
 import { buildReferences, cutTitle, referenceLine } from './papers';
 import { yearsFromFeedback } from './plan';
 import { candidateTopics, growthOf } from './trends';

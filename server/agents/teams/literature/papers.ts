@@ -10,8 +10,8 @@ import { normaliseTitle, type Work } from '../../../sources/work';
 
 /**
  * Conversions between the connectors' works and the papers and references the team shows, and
- * the reference lines (agent-teams.md §9: titles cut to 200 characters, a line needs more than
- * 20 characters).
+ * the reference lines (titles cut to REFERENCE_TITLE_MAX characters; a line is kept only when
+ * longer than REFERENCE_LINE_MIN).
  */
 
 /** A key that identifies a work across runs (DOI, else title and year). */

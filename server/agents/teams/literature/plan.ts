@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SearchPlan } from '../../../../common/teams/literature';
-import type { ModelHandle } from '../../llm/model-types';
+import type { ModelHandle } from '../../kit';
 import { FEEDBACK_SYSTEM } from './prompts';
 
 /**

@@ -6,7 +6,7 @@ import {
   type ResearchGap,
   type Trend,
 } from '../../../../common/teams/literature';
-import type { ModelHandle } from '../../llm/model-types';
+import type { ModelHandle } from '../../kit';
 import { normaliseTitle } from '../../../sources/work';
 import { paperDigest } from './papers';
 import { GAPS_SYSTEM } from './prompts';
@@ -14,7 +14,7 @@ import { GAPS_SYSTEM } from './prompts';
 /**
  * Research gaps: proposed (and revised with feedback) by the model, each tied to the retrieved
  * papers it rests on; then checked here: a gap must cite at least one retrieved paper, and its
- * text must be longer than GAP_TEXT_MIN characters (agent-teams.md §9).
+ * text must be longer than GAP_TEXT_MIN characters.
  */
 
 export const modelGapsSchema = z.object({

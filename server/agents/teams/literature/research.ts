@@ -4,8 +4,7 @@ import type {
   SearchPlan,
   Trend,
 } from '../../../../common/teams/literature';
-import type { PhaseLog, Workspace } from '../../kit';
-import type { ModelHandle } from '../../llm/model-types';
+import type { ModelHandle, PhaseLog, Workspace } from '../../kit';
 import type { SourceReport } from '../../../sources/search';
 import { SOURCE_LABELS } from '../../../sources/work';
 import { buildCorpus } from './corpus';

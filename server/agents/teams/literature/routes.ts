@@ -1,29 +1,35 @@
 import type { AgentSession } from '../../../../common/agents';
 import {
-  completeResultSchema,
-  gapsResultSchema,
   LITERATURE_TEAM_ID,
   literatureFeedbackReplySchema,
   literatureFeedbackRequestSchema,
-  literatureLogsReplySchema,
+  literatureOutputsOf,
+  literaturePhases,
   literatureSessionParamsSchema,
   literatureStatusReplySchema,
-  reportResultSchema,
-  searchResultSchema,
   startLiteratureReplySchema,
   startLiteratureRequestSchema,
   type LibraryWork,
+  type LiteratureOutputs,
   type StartLiteratureRequest,
 } from '../../../../common/teams/literature';
-import { teamActor, type Api, type SessionService, allLogLines } from '../../kit';
-import { notFound } from '../../../platform/errors';
+import { readPhaseResults, teamLogsReplySchema } from '../../../../common/teams/shared';
+import {
+  allLogLines,
+  startReply,
+  teamActor,
+  teamSession,
+  type Api,
+  type SessionService,
+} from '../../kit';
 import { importLibrary, type LibraryFileReport } from '../../../sources/library';
 import { libraryWorkOf } from './papers';
 import type { LiteratureServices } from './sources';
 
 /**
- * The spec's calls (agent-teams.md §7) under /api/literature-team: thin adapters over the
- * session service (owner checks inside), shaping replies with the fields the screen reads.
+ * The team's calls under /api/literature-team (start, logs, feedback, status): thin adapters
+ * over the session service (owner checks inside), shaping replies with the fields the screen
+ * reads. A session of another team is answered like a missing one (404).
  */
 
 export interface LiteratureRouteKit {
@@ -33,31 +39,8 @@ export interface LiteratureRouteKit {
 }
 
 /** The latest outputs of a session, each read from its phase result by its schema. */
-export function outputsOf(session: AgentSession) {
-  const raw = new Map(session.results.map((r) => [r.key, r.result]));
-  const search = searchResultSchema.safeParse(raw.get('search'));
-  const gaps = gapsResultSchema.safeParse(raw.get('gaps'));
-  const report = reportResultSchema.safeParse(raw.get('report'));
-  const complete = completeResultSchema.safeParse(raw.get('complete'));
-  const source = gaps.success ? gaps.data : search.success ? search.data : undefined;
-  return {
-    papers: source?.papers ?? [],
-    researchGaps: source?.gaps ?? [],
-    trends: source?.trends ?? [],
-    references: report.success ? report.data.references : gaps.success ? gaps.data.references : [],
-    finalReport: complete.success
-      ? complete.data.finalReport
-      : report.success
-        ? report.data.finalReport
-        : null,
-    verification: report.success ? report.data.verification : null,
-    documents: complete.success
-      ? {
-          report: complete.data.reportDocumentId,
-          bibliography: complete.data.bibliographyDocumentId,
-        }
-      : null,
-  };
+function outputsOf(session: AgentSession): LiteratureOutputs {
+  return literatureOutputsOf(readPhaseResults(literaturePhases, session.results));
 }
 
 async function importUploads(
@@ -110,10 +93,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
         ...(body.projectId ? { projectId: body.projectId } : {}),
       });
       return reply.code(201).send({
-        success: true as const,
-        sessionId: session.sessionId,
-        status: session.status,
-        phase: session.phase,
+        ...startReply(session),
         error: session.error,
         ...(reports
           ? {
@@ -136,12 +116,17 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
       config: user,
       schema: {
         params: literatureSessionParamsSchema,
-        response: { 200: literatureLogsReplySchema },
+        response: { 200: teamLogsReplySchema },
       },
     },
     async (request) => {
       const actor = teamActor(request);
-      const { sessionId } = request.params;
+      const { sessionId } = await teamSession(
+        kit.sessions,
+        actor,
+        request.params.sessionId,
+        LITERATURE_TEAM_ID,
+      );
       return {
         success: true as const,
         sessionId,
@@ -166,19 +151,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
         request.body.sessionId,
         request.body.feedback,
       );
-      const out = outputsOf(session);
-      return {
-        success: true as const,
-        sessionId: session.sessionId,
-        status: session.status,
-        phase: session.phase,
-        error: session.error,
-        papers: out.papers,
-        researchGaps: out.researchGaps,
-        trends: out.trends,
-        references: out.references,
-        finalReport: out.finalReport,
-      };
+      return { ...startReply(session), error: session.error, ...outputsOf(session) };
     },
   );
 
@@ -194,10 +167,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
     async (request) => {
       const actor = teamActor(request);
       const { sessionId } = request.params;
-      const session = await kit.sessions.get(actor, sessionId);
-      // Another team's session is not a literature session: the same 404 as a missing one.
-      if (session.teamId !== LITERATURE_TEAM_ID) throw notFound('Session');
-      const out = outputsOf(session);
+      const session = await teamSession(kit.sessions, actor, sessionId, LITERATURE_TEAM_ID);
       return {
         success: true as const,
         sessionId,
@@ -208,7 +178,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
         logs: await allLogLines(kit.sessions, actor, sessionId),
         error: session.error,
         updatedAt: session.updatedAt,
-        ...out,
+        ...outputsOf(session),
       };
     },
   );

@@ -7,9 +7,8 @@ import { searchPhase } from './phases/search';
 import { registerLiteratureRoutes } from './routes';
 
 /**
- * The Literature Review team (agent-teams.md §2-§9, issue 10): workflow basic_hitl with five
- * phases, three of them ending at human checkpoints, and the spec's routes under
- * /api/literature-team.
+ * The Literature Review team: workflow basic_hitl with the five phases of its phase table,
+ * three of them ending at human checkpoints, and its routes under /api/literature-team.
  */
 export const literatureTeam = literature.build({
   phases: [questionPhase, searchPhase, gapsPhase, reportPhase, completePhase],

@@ -1,6 +1,6 @@
 import { REFERENCE_LINE_MIN } from '../../../../../common/teams/literature';
 import { literature } from '../definition';
-import { proposeGaps, validateGaps } from '../gaps';
+import { proposeGaps, validateGaps } from '../research-gaps';
 import { buildReferences } from '../papers';
 import { planFromFeedback } from '../plan';
 import { research } from '../research';

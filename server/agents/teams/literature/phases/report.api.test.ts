@@ -3,11 +3,11 @@ import {
   reportResultSchema,
   type GapsResult,
   type Paper,
-} from '../../../../common/teams/literature';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
-import { createPhaseHarness, type PhaseHarness } from '../../../../test/teams/phase-harness';
-import { buildReferences } from './papers';
-import { literatureTeam } from './team';
+} from '../../../../../common/teams/literature';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../../test/llm-server';
+import { createPhaseHarness, type PhaseHarness } from '../../../../../test/teams/phase-harness';
+import { buildReferences } from '../papers';
+import { literatureTeam } from '../team';
 
 /**
  * The report phase alone (phase harness): the scripted model cites works that were never

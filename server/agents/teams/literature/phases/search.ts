@@ -1,6 +1,6 @@
 import type { SearchPlan } from '../../../../../common/teams/literature';
 import { literature } from '../definition';
-import { proposeGaps, validateGaps } from '../gaps';
+import { proposeGaps, validateGaps } from '../research-gaps';
 import { planFromFeedback } from '../plan';
 import { research } from '../research';
 
