@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cleaningFeedback, dataResultsFileName, parseCleaningFeedback } from './data';
+import {
+  cleaningFeedback,
+  DATA_COMPLETED_PHASE,
+  DATA_PHASE_TABLE,
+  DATA_STEPS,
+  dataPhaseRow,
+  dataResultsFileName,
+  parseCleaningFeedback,
+} from './data';
+import { readPhaseResults } from './shared';
 
 const defaults = { imputation: 'mean', outliers: 'z-score' } as const;
 
@@ -47,5 +56,37 @@ describe('cleaning requests at the Data Profiling checkpoint', () => {
     expect(dataResultsFileName(new Date('2030-02-03T10:00:00Z'))).toBe(
       'data-analysis-2030-02-03.json',
     );
+  });
+});
+
+describe('the Data team phase table', () => {
+  it('numbers the four phases in run order, with the profile review as the one checkpoint', () => {
+    expect(DATA_PHASE_TABLE.keys).toEqual(['source', 'loading', 'profiling', 'analysis']);
+    expect(DATA_PHASE_TABLE.numberOf('profiling')).toBe(3);
+    expect(dataPhaseRow('analysis')).toMatchObject({ number: 4, name: 'Statistical Analysis' });
+    expect(DATA_PHASE_TABLE.rows.filter((r) => r.checkpoint !== null).map((r) => r.key)).toEqual([
+      'profiling',
+    ]);
+    expect(DATA_STEPS).toEqual([
+      'Data Source',
+      'Data Loading',
+      'Data Profiling',
+      'Statistical Analysis',
+      'Completed',
+    ]);
+    expect(DATA_COMPLETED_PHASE).toBe(4);
+  });
+
+  it('reads results by phase and leaves out what does not match its schema', () => {
+    const loading = { datasetId: 'd1', name: 'mroz', rows: 3, columns: [], dropped: [] };
+    const read = readPhaseResults(DATA_PHASE_TABLE, [
+      { key: 'loading', result: loading },
+      { key: 'analysis', result: { analysisType: 'nonsense' } },
+    ]);
+    expect(read).toEqual({ loading });
+  });
+
+  it('refuses an unknown phase key', () => {
+    expect(() => dataPhaseRow('nonsense' as 'source')).toThrow(/unknown phase/);
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { agentSessionSchema, FEEDBACK_MAX, sessionStatusSchema } from '../agents';
+import { agentSessionSchema, sessionStatusSchema } from '../agents';
 import { datasetSchema } from '../datasets';
 import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../settings';
+import { definePhaseTable, type PhaseResultsOf } from './shared';
 
 /**
  * The Data team's shared contract: what the profiling engine computes (the profile, the four
@@ -196,7 +197,7 @@ export const datasetProfileSchema = z.object({
 export type DatasetProfile = z.infer<typeof datasetProfileSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// The four analysis types (agent-teams.md §9)
+// The four analysis types
 // ---------------------------------------------------------------------------------------------
 
 export const ANALYSIS_TYPES = ['profile', 'descriptive', 'exploratory', 'quality'] as const;
@@ -337,7 +338,7 @@ export const analysisResultSchema = z.discriminatedUnion('type', [
 export type AnalysisResult = z.infer<typeof analysisResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Charts (platform.md §9 visualization types)
+// Charts: the seven visualization types of the Data team and the Data Explorer
 // ---------------------------------------------------------------------------------------------
 
 export const VISUALIZATION_TYPES = [
@@ -426,7 +427,7 @@ export const chartRequestSchema = z.object({
 export type ChartRequest = z.input<typeof chartRequestSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Data Explorer: integration and feature engineering (platform.md §9); checkpoint cleaning
+// Data Explorer: integration and feature engineering; checkpoint cleaning
 // ---------------------------------------------------------------------------------------------
 
 export const INTEGRATION_METHODS = ['join', 'union', 'intersect'] as const;
@@ -537,7 +538,7 @@ export type TransformReport = z.infer<typeof transformReportSchema>;
 export const DATA_TEAM_ID = 'data';
 export const DATA_TEAM_BASE = '/api/agents/data-team';
 
-/** agent-teams.md §2: the data source selector. */
+/** The data source selector: a file upload, a public API or a web address. */
 export const DATA_SOURCE_KINDS = ['upload', 'api', 'url'] as const;
 export type DataSourceKind = (typeof DATA_SOURCE_KINDS)[number];
 export const DATA_SOURCE_KIND_LABELS: Record<DataSourceKind, string> = {
@@ -573,24 +574,7 @@ export const API_SOURCE_INFO: Record<ApiSource, { label: string; example: string
     },
   };
 
-/** agent-teams.md §4 Data: the stepper; Completed sets phase 4. */
-export const DATA_STEPS = [
-  'Data Source',
-  'Data Loading',
-  'Data Profiling',
-  'Statistical Analysis',
-  'Completed',
-] as const;
-export const DATA_PHASES = [
-  { key: 'source', name: 'Data Source', checkpoint: null },
-  { key: 'loading', name: 'Data Loading', checkpoint: null },
-  { key: 'profiling', name: 'Data Profiling', checkpoint: 'Checkpoint: Data Profile Review' },
-  { key: 'analysis', name: 'Statistical Analysis', checkpoint: null },
-] as const;
-export type DataPhaseKey = (typeof DATA_PHASES)[number]['key'];
-export const DATA_COMPLETED_PHASE = 4;
-
-/** agent-teams.md §5 and §8: the screen's texts. */
+/** The screen's texts: form checks, and the fallbacks when the server gives no message. */
 export const DATA_MESSAGES = {
   noFile: 'Please upload a data file first',
   noDatasetId: 'Please enter a dataset ID',
@@ -602,7 +586,7 @@ export const DATA_MESSAGES = {
   runtimeError: 'Runtime error in data team',
 } as const;
 
-/** The file picker accepts only these (agent-teams.md §5). */
+/** The file picker accepts only these; the server checks the content as well. */
 export const DATA_FILE_EXTENSIONS = ['.csv', '.json'] as const;
 export const DEFAULT_DATA_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 export const DATASET_ID_MAX = 500;
@@ -706,6 +690,49 @@ export const analysisPhaseResultSchema = z.object({
   interpretationNote: z.string().nullable(),
 });
 export type AnalysisPhaseResult = z.infer<typeof analysisPhaseResultSchema>;
+
+/**
+ * The Data team's phases in run order: Data Source, Data Loading, Data Profiling (the one
+ * checkpoint, where the researcher may ask for cleaning) and Statistical Analysis. The server's
+ * team, its routes and the screen read phase numbers, names and results from this table.
+ */
+export const DATA_PHASE_TABLE = definePhaseTable([
+  { key: 'source', name: 'Data Source', result: sourceResultSchema, checkpoint: null },
+  { key: 'loading', name: 'Data Loading', result: loadingResultSchema, checkpoint: null },
+  {
+    key: 'profiling',
+    name: 'Data Profiling',
+    result: profilingResultSchema,
+    checkpoint: 'Checkpoint: Data Profile Review',
+  },
+  {
+    key: 'analysis',
+    name: 'Statistical Analysis',
+    result: analysisPhaseResultSchema,
+    checkpoint: null,
+  },
+]);
+export type DataPhaseKey = (typeof DATA_PHASE_TABLE.keys)[number];
+export type DataResults = PhaseResultsOf<typeof DATA_PHASE_TABLE>;
+
+type DataPhaseRow = (typeof DATA_PHASE_TABLE.rows)[number];
+
+/** A phase's row of the table: its number, name, result schema and checkpoint title. */
+export function dataPhaseRow<K extends DataPhaseKey>(key: K): Extract<DataPhaseRow, { key: K }> {
+  const row = DATA_PHASE_TABLE.rows.find(
+    (r): r is Extract<DataPhaseRow, { key: K }> => r.key === key,
+  );
+  if (!row) throw new Error(`Data team: unknown phase ${key}`);
+  return row;
+}
+
+/**
+ * The status reply's `phase` once the session has completed: the stepper's last step
+ * ("Completed"), one past the last phase's step (steps count from 0).
+ */
+export const DATA_COMPLETED_PHASE = DATA_PHASE_TABLE.rows.length;
+/** The stepper: every phase, then Completed. */
+export const DATA_STEPS = [...DATA_PHASE_TABLE.rows.map((r) => r.name), 'Completed'];
 
 /** What the checkpoint shows (the profile itself is in the status reply's `profile`). */
 export const profilingCheckpointSchema = z.object({
@@ -835,22 +862,18 @@ export const fetchDatasetRequestSchema = z.object({
 });
 export type FetchDatasetRequest = z.input<typeof fetchDatasetRequestSchema>;
 
-/** POST /upload: the multipart field `config` holds this JSON (agent-teams.md §7). */
+/** POST /upload: the multipart field `config` holds this JSON (the file is the field `file`). */
 export const uploadConfigSchema = z.object({
   analysisType: analysisTypeField,
   projectId: projectIdField,
 });
 
-export const dataStartReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  status: sessionStatusSchema,
-  phase: z.number().int(),
-  session: agentSessionSchema,
-});
-export type DataStartReply = z.infer<typeof dataStartReplySchema>;
-
-/** GET /status/{id}: status, phase, logs, results, profile, checkpointData (agent-teams.md §7). */
+/**
+ * GET /status/{id}: the session's state with the whole log, each phase's result under its own
+ * name (source, dataset, profile, cleaning, results) and the checkpoint's data. `phase` is the
+ * stepper's step: 0 Data Source ... 3 Statistical Analysis while a phase runs or waits, and
+ * DATA_COMPLETED_PHASE once completed.
+ */
 export const dataStatusReplySchema = z.object({
   success: z.literal(true),
   sessionId: z.uuid(),
@@ -870,23 +893,6 @@ export const dataStatusReplySchema = z.object({
   session: agentSessionSchema,
 });
 export type DataStatusReply = z.infer<typeof dataStatusReplySchema>;
-
-export const dataLogsReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  logs: z.array(z.string()),
-});
-
-/** POST /feedback, body {feedback, sessionId}. */
-export const dataFeedbackRequestSchema = z.object({
-  feedback: z
-    .string({ message: 'feedback is required' })
-    .trim()
-    .min(1, 'feedback is required')
-    .max(FEEDBACK_MAX, `feedback must be at most ${FEEDBACK_MAX} characters`),
-  sessionId: z.uuid({ message: 'sessionId must be a UUID' }),
-});
-export const dataFeedbackReplySchema = dataStartReplySchema;
 
 /** The JSON download of a session's results: the date in the file name. */
 export function dataResultsFileName(date = new Date()): string {

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../../../common/settings';
 import {
@@ -12,6 +10,7 @@ import {
   type CleaningSpec,
   type ProfilingCheckpoint,
 } from '../../../common/teams/data';
+import { LabelledSelect, optionsOf } from '../shared';
 
 type Imputation = (typeof IMPUTATION_STRATEGIES)[number];
 type Outliers = (typeof OUTLIER_DETECTION_METHODS)[number];
@@ -29,6 +28,12 @@ const OUTLIER_LABELS: Record<Outliers, string> = {
   'isolation-forest': 'Isolation forest',
   none: 'Keep outliers',
 };
+const IMPUTATION_OPTIONS = optionsOf(IMPUTATION_STRATEGIES, IMPUTATION_LABELS);
+const OUTLIER_OPTIONS = optionsOf(OUTLIER_DETECTION_METHODS, OUTLIER_LABELS);
+const OUTLIER_ACTION_OPTIONS = optionsOf(['remove', 'cap'] as const, {
+  remove: 'Remove the rows',
+  cap: 'Cap at the bounds',
+});
 
 /**
  * The cleaning the researcher may ask for at the profile checkpoint: imputation and outlier
@@ -70,46 +75,31 @@ export function CleaningForm({
         it again; Approve &amp; Continue analyses the data as it is now.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-        <TextField
-          select
-          size="small"
+        <LabelledSelect
+          id="cleaning-imputation"
           label="Missing values"
           value={imputation}
-          onChange={(e) => setImputation(e.target.value as Imputation)}
-          sx={{ minWidth: 200 }}
-        >
-          {IMPUTATION_STRATEGIES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {IMPUTATION_LABELS[s]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
+          options={IMPUTATION_OPTIONS}
+          onChange={(v) => setImputation(v)}
+          minWidth={200}
+        />
+        <LabelledSelect
+          id="cleaning-outliers"
           label="Outliers"
           value={outliers}
-          onChange={(e) => setOutliers(e.target.value as Outliers)}
-          sx={{ minWidth: 200 }}
-        >
-          {OUTLIER_DETECTION_METHODS.map((s) => (
-            <MenuItem key={s} value={s}>
-              {OUTLIER_LABELS[s]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
+          options={OUTLIER_OPTIONS}
+          onChange={(v) => setOutliers(v)}
+          minWidth={200}
+        />
+        <LabelledSelect
+          id="cleaning-outlier-action"
           label="Outlier action"
           value={outlierAction}
-          onChange={(e) => setOutlierAction(e.target.value as 'remove' | 'cap')}
+          options={OUTLIER_ACTION_OPTIONS}
+          onChange={(v) => setOutlierAction(v)}
           disabled={outliers === 'none' || outliers === 'isolation-forest'}
-          sx={{ minWidth: 160 }}
-        >
-          <MenuItem value="remove">Remove the rows</MenuItem>
-          <MenuItem value="cap">Cap at the bounds</MenuItem>
-        </TextField>
+          minWidth={160}
+        />
       </Stack>
       <FormControlLabel
         control={

@@ -1,13 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -20,29 +15,35 @@ import {
   API_SOURCES,
   DATA_FILE_EXTENSIONS,
   DATA_MESSAGES,
-  DATA_PHASES,
+  DATA_PHASE_TABLE,
   DATA_SOURCE_KIND_LABELS,
   DATA_SOURCE_KINDS,
-  DATA_STEPS,
   DATA_TEAM_BASE,
+  dataPhaseRow,
   dataResultsFileName,
   type AnalysisType,
   type ApiSource,
   type DataSourceKind,
-  type DataStartReply,
 } from '../../../common/teams/data';
-import { api, failureText, isFailure } from '../../api/client';
+import { teamStartReplySchema } from '../../../common/teams/shared';
+import { checkedApi, failureText, isFailure } from '../../api/client';
 import {
   CheckpointPanel,
+  ConfigurationForm,
+  FormRow,
+  LabelledSelect,
   LogsTab,
-  StatusChip,
+  nothingToReset,
+  optionsOf,
+  ResetButton,
   ResultTabs,
+  ScreenAlert,
+  sessionErrorText,
+  StartButtonRow,
+  StatusChip,
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
-  ConfigurationForm,
-  nothingToReset,
-  ResetButton,
 } from '../shared';
 import { CleaningForm } from './CleaningForm';
 import {
@@ -58,19 +59,26 @@ import { ResultsTab } from './ResultsTab';
 import { VisualizationsTab } from './VisualizationsTab';
 import { saveText } from '../../components/saveFile';
 
-const STEPS = DATA_STEPS.map((label) => ({
-  label,
-  requiresHuman: DATA_PHASES.some((p) => p.name === label && p.checkpoint !== null),
-}));
+/** The stepper: the table's phases (the one with a checkpoint marked), then Completed. */
+const STEPS = [
+  ...DATA_PHASE_TABLE.rows.map((row) => ({
+    label: row.name,
+    requiresHuman: row.checkpoint !== null,
+  })),
+  { label: 'Completed', requiresHuman: false },
+];
 const TABS = ['Results', 'Data Profile', 'Visualizations', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
-const CHECKPOINT = DATA_PHASES.find((p) => p.checkpoint !== null)!.checkpoint!;
+const CHECKPOINT = dataPhaseRow('profiling').checkpoint;
+const SOURCE_KIND_OPTIONS = optionsOf(DATA_SOURCE_KINDS, DATA_SOURCE_KIND_LABELS);
+const ANALYSIS_TYPE_OPTIONS = optionsOf(ANALYSIS_TYPES, ANALYSIS_TYPE_LABELS);
+const API_SOURCE_OPTIONS = optionsOf(API_SOURCES, (s) => API_SOURCE_INFO[s].label);
 
 /**
- * The Data Team screen (agent-teams.md §2 Data Team screen, §4 Data, §5): the data source
- * (upload, public API, URL), the analysis type, Start Analysis and Reset; the stepper and status;
- * the profile checkpoint with optional cleaning; the tabs Results, Data Profile, Visualizations
- * and Console Logs; a JSON download. It follows the session through the socket and a 2 s poll.
+ * The Data Team screen: the data source (upload, public API, URL), the analysis type, Start
+ * Analysis and Reset; the stepper and status; the profile checkpoint with optional cleaning; the
+ * tabs Results, Data Profile, Visualizations and Console Logs; a JSON download. It follows the
+ * session through the socket and a 2 s poll.
  */
 export default function DataTeamPage() {
   const [params] = useSearchParams();
@@ -119,10 +127,10 @@ export default function DataTeamPage() {
       form.append('config', JSON.stringify({ analysisType }));
       form.append('file', file, file.name);
       setUploading(true);
-      const reply = await api.upload<DataStartReply>(`${DATA_TEAM_BASE}/upload`, form);
+      const reply = await checkedApi.upload(teamStartReplySchema, `${DATA_TEAM_BASE}/upload`, form);
       setUploading(false);
       if (isFailure(reply)) {
-        // agent-teams.md §8: 'Error starting DataTeam: ...', the fallback when the server says nothing.
+        // Worded like the hook's own start failures, with the fallback when the server says nothing.
         setStartError(
           `Error starting DataTeam: ${failureText(reply) || DATA_MESSAGES.uploadFailed}`,
         );
@@ -155,12 +163,7 @@ export default function DataTeamPage() {
     );
   };
 
-  const processError =
-    session.status === 'error'
-      ? session.error || DATA_MESSAGES.processError
-      : session.error?.startsWith('Error ')
-        ? session.error
-        : undefined;
+  const processError = sessionErrorText(session, DATA_MESSAGES.processError);
   const info = API_SOURCE_INFO[apiSource];
 
   return (
@@ -194,43 +197,29 @@ export default function DataTeamPage() {
       }
     >
       <ConfigurationForm onSubmit={onStart}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-          <FormControl size="small" sx={{ minWidth: 200 }}>
-            <InputLabel id="data-source-label">Data source</InputLabel>
-            <Select
-              labelId="data-source-label"
-              label="Data source"
-              value={dataSource}
-              onChange={(e) => {
-                setDataSource(e.target.value as DataSourceKind);
-                setFormError(undefined);
-              }}
-              disabled={running}
-            >
-              {DATA_SOURCE_KINDS.map((k) => (
-                <MenuItem key={k} value={k}>
-                  {DATA_SOURCE_KIND_LABELS[k]}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-          <FormControl size="small" sx={{ minWidth: 220 }}>
-            <InputLabel id="analysis-type-label">Analysis type</InputLabel>
-            <Select
-              labelId="analysis-type-label"
-              label="Analysis type"
-              value={analysisType}
-              onChange={(e) => setAnalysisType(e.target.value as AnalysisType)}
-              disabled={running}
-            >
-              {ANALYSIS_TYPES.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {ANALYSIS_TYPE_LABELS[t]}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-        </Stack>
+        <FormRow>
+          <LabelledSelect
+            id="data-source"
+            label="Data source"
+            value={dataSource}
+            options={SOURCE_KIND_OPTIONS}
+            onChange={(kind) => {
+              setDataSource(kind);
+              setFormError(undefined);
+            }}
+            disabled={running}
+            minWidth={200}
+          />
+          <LabelledSelect
+            id="analysis-type"
+            label="Analysis type"
+            value={analysisType}
+            options={ANALYSIS_TYPE_OPTIONS}
+            onChange={(type) => setAnalysisType(type)}
+            disabled={running}
+            minWidth={220}
+          />
+        </FormRow>
 
         {dataSource === 'upload' && (
           <Box>
@@ -271,22 +260,15 @@ export default function DataTeamPage() {
         )}
         {dataSource === 'api' && (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <FormControl size="small" sx={{ minWidth: 180 }}>
-              <InputLabel id="api-source-label">API source</InputLabel>
-              <Select
-                labelId="api-source-label"
-                label="API source"
-                value={apiSource}
-                onChange={(e) => setApiSource(e.target.value as ApiSource)}
-                disabled={running}
-              >
-                {API_SOURCES.map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {API_SOURCE_INFO[s].label}
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
+            <LabelledSelect
+              id="api-source"
+              label="API source"
+              value={apiSource}
+              options={API_SOURCE_OPTIONS}
+              onChange={(source) => setApiSource(source)}
+              disabled={running}
+              minWidth={180}
+            />
             <TextField
               size="small"
               label="Dataset ID"
@@ -321,19 +303,12 @@ export default function DataTeamPage() {
             disabled={running}
           />
         )}
-        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={running}>
-            {running ? 'Working...' : 'Start Analysis'}
-          </Button>
+        <StartButtonRow label="Start Analysis" running={running}>
           <ResetButton onReset={onReset} disabled={nothingToReset(session)} />
-        </Stack>
+        </StartButtonRow>
       </ConfigurationForm>
 
-      {(startError || processError) && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {startError ?? processError}
-        </Alert>
-      )}
+      <ScreenAlert severity="error" message={startError ?? processError} />
 
       {waiting && (
         <Box sx={{ mb: 2 }}>
@@ -365,10 +340,10 @@ export default function DataTeamPage() {
       )}
 
       {session.status === 'completed' && results.analysis && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          Analysis completed on “{results.profiling?.datasetName ?? results.loading?.name}”, stored
-          in the datasets catalog.
-        </Alert>
+        <ScreenAlert
+          severity="success"
+          message={`Analysis completed on “${results.profiling?.datasetName ?? results.loading?.name ?? ''}”, stored in the datasets catalog.`}
+        />
       )}
 
       <ResultTabs

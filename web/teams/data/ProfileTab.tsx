@@ -11,7 +11,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Alert as ProfileAlert, DatasetProfile } from '../../../common/teams/data';
-import { fmtNumber } from './format';
+import { fmtNumber } from '../../components/formatNumber';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 const SEVERITY: Record<ProfileAlert['severity'], 'error' | 'warning' | 'info'> = {

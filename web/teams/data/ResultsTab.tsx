@@ -15,7 +15,7 @@ import {
   type AnalysisResult,
   type SourceResult,
 } from '../../../common/teams/data';
-import { fmtNumber } from './format';
+import { fmtNumber } from '../../components/formatNumber';
 import { AlertList } from './ProfileTab';
 
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);

@@ -8,7 +8,9 @@ import { lazy, Suspense } from 'react';
 import Skeleton from '@mui/material/Skeleton';
 
 // The chart library is most of the screen's weight: it loads with the first chart shown.
-const ChartView = lazy(() => import('./ChartView').then((m) => ({ default: m.ChartView })));
+const ChartView = lazy(() =>
+  import('../../components/ChartView').then((m) => ({ default: m.ChartView })),
+);
 
 /** The Visualizations tab: a card per chart, each with its title and description. */
 export function VisualizationsTab({ charts }: { charts: ChartSpec[] | undefined }) {

@@ -6,9 +6,10 @@ import {
   readCheckpoint,
   readResults,
 } from './dataSession';
+import { makeSession, SESSION_ID } from '../shared/testing/fakeRuntime';
 
 describe('the Data screen session rules', () => {
-  it('starts an API source with fetch-dataset and a URL with analyze (agent-teams.md §7)', () => {
+  it('starts an API source with fetch-dataset and a URL with analyze', () => {
     expect(
       dataEndpoints.start!({
         kind: 'api',
@@ -65,5 +66,62 @@ describe('the Data screen session rules', () => {
       analysis: null,
       interpretation: null,
     });
+  });
+});
+
+describe('the Data screen reads replies by their schemas', () => {
+  const session = makeSession({
+    teamId: 'data',
+    status: 'waiting_for_input',
+    phase: 3,
+    checkpoint: 1,
+    results: [
+      {
+        phase: 2,
+        key: 'loading',
+        name: 'Data Loading',
+        result: { datasetId: 'd1', name: 'mroz', rows: 3, columns: [], dropped: [] },
+        completedAt: '2025-01-01T00:00:01.000Z',
+      },
+    ],
+  });
+
+  it('reads the start and feedback replies, and refuses other shapes', () => {
+    const reply = { success: true, sessionId: SESSION_ID, status: 'processing', phase: 0, session };
+    expect(dataEndpoints.readStart!(reply)).toMatchObject({
+      sessionId: SESSION_ID,
+      snapshot: { status: 'waiting_for_input', phase: 3, checkpoint: 1 },
+    });
+    expect(dataEndpoints.readFeedback!(reply)).toMatchObject({ status: 'waiting_for_input' });
+    expect(dataEndpoints.readStart!({ sessionId: SESSION_ID })).toBeUndefined();
+    expect(dataEndpoints.readFeedback!({ success: true })).toBeUndefined();
+  });
+
+  it('reads a status reply with its whole log, and refuses one that breaks the schema', () => {
+    const status = {
+      success: true,
+      sessionId: SESSION_ID,
+      status: 'waiting_for_input',
+      phase: 2,
+      checkpoint: 1,
+      checkpointData: null,
+      logs: ['Loaded 3 rows'],
+      error: null,
+      analysisType: 'profile',
+      dataSource: 'url',
+      source: null,
+      dataset: null,
+      profile: null,
+      cleaning: null,
+      results: null,
+      session,
+    };
+    const snapshot = dataEndpoints.readStatus!(status);
+    expect(snapshot).toMatchObject({ status: 'waiting_for_input', logs: ['Loaded 3 rows'] });
+    expect(readResults(snapshot!.results!).loading?.name).toBe('mroz');
+    expect(dataEndpoints.readStatus!({ ...status, phase: 9 })).toBeUndefined();
+    expect(
+      dataEndpoints.readStatus!({ ...status, session: { sessionId: SESSION_ID } }),
+    ).toBeUndefined();
   });
 });

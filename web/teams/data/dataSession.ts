@@ -1,59 +1,33 @@
 import type { SessionStatus } from '../../../common/agents';
 import {
-  analysisPhaseResultSchema,
   DATA_COMPLETED_PHASE,
+  DATA_PHASE_TABLE,
   DATA_TEAM_BASE,
-  loadingResultSchema,
+  DATA_TEAM_ID,
+  dataStatusReplySchema,
   profilingCheckpointSchema,
-  profilingResultSchema,
-  sourceResultSchema,
-  type AnalysisPhaseResult,
   type AnalysisType,
   type ApiSource,
-  type DataStatusReply,
-  type LoadingResult,
+  type DataResults,
   type ProfilingCheckpoint,
-  type ProfilingResult,
-  type SourceResult,
 } from '../../../common/teams/data';
-import {
-  genericSessionEndpoints,
-  snapshotOfSession,
-  type SessionSnapshot,
-  type TeamSessionEndpoints,
-} from '../shared';
-import { parseOrUndefined, readPhaseResults } from '../shared/phaseResults';
+import { parseOrUndefined, readPhaseResults } from '../../../common/teams/shared';
+import { teamRouteEndpoints } from '../shared';
 
 /**
- * How the Data screen talks to /api/agents/data-team (agent-teams.md §7): fetch-dataset starts
- * an API source, analyze a URL (the upload goes through /upload before the hook follows the
- * session); the status call carries the whole log and is polled every 2 s beside the socket.
+ * How the Data screen talks to /api/agents/data-team: fetch-dataset starts an API source,
+ * analyze a URL (the upload goes through /upload before the hook follows the session); the
+ * status call carries the whole log and is polled every 2 s beside the socket; feedback goes to
+ * the team's route, reset is the runtime's.
  */
 
 export type DataStart =
   | { kind: 'api'; source: ApiSource; datasetId: string; analysisType: AnalysisType }
   | { kind: 'url'; url: string; analysisType: AnalysisType };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
-
-const readSessionReply = (
-  reply: unknown,
-): { sessionId: string; snapshot?: SessionSnapshot } | undefined => {
-  if (!isObject(reply) || typeof reply.sessionId !== 'string') return undefined;
-  const session = isObject(reply.session) ? reply.session : undefined;
-  return {
-    sessionId: reply.sessionId,
-    ...(session
-      ? { snapshot: snapshotOfSession(session as Parameters<typeof snapshotOfSession>[0]) }
-      : {}),
-  };
-};
-
-const generic = genericSessionEndpoints('data');
-
-export const dataEndpoints: Partial<TeamSessionEndpoints<DataStart>> = {
+export const dataEndpoints = teamRouteEndpoints<DataStart>({
+  teamId: DATA_TEAM_ID,
+  base: DATA_TEAM_BASE,
   start: (input) =>
     input.kind === 'api'
       ? {
@@ -72,40 +46,13 @@ export const dataEndpoints: Partial<TeamSessionEndpoints<DataStart>> = {
             config: { datasetId: input.url },
           },
         },
-  readStart: readSessionReply,
-  status: (id) => `${DATA_TEAM_BASE}/status/${encodeURIComponent(id)}`,
-  readStatus: (reply) => {
-    if (!isObject(reply) || typeof reply.status !== 'string' || !isObject(reply.session))
-      return undefined;
-    const r = reply as unknown as DataStatusReply;
-    return snapshotOfSession(r.session, r.logs);
-  },
-  // The status call carries the whole log.
-  logs: undefined,
-  readLogs: undefined,
-  feedback: (sessionId, feedback) => ({
-    path: `${DATA_TEAM_BASE}/feedback`,
-    body: { sessionId, feedback },
-  }),
-  readFeedback: (reply) => readSessionReply(reply)?.snapshot,
-  reset: generic.reset,
-};
+  statusSchema: dataStatusReplySchema,
+  feedback: 'plain',
+});
 
-export interface DataResults {
-  source?: SourceResult;
-  loading?: LoadingResult;
-  profiling?: ProfilingResult;
-  analysis?: AnalysisPhaseResult;
-}
-
-/** The phase results by phase number (1 source, 2 loading, 3 profiling, 4 analysis). */
+/** The phase results by phase number, each checked against its phase's schema. */
 export function readResults(results: Record<number, unknown>): DataResults {
-  return readPhaseResults(results, {
-    source: [1, sourceResultSchema],
-    loading: [2, loadingResultSchema],
-    profiling: [3, profilingResultSchema],
-    analysis: [4, analysisPhaseResultSchema],
-  });
+  return readPhaseResults(DATA_PHASE_TABLE, results);
 }
 
 export function readCheckpoint(data: unknown): ProfilingCheckpoint | undefined {
@@ -113,8 +60,8 @@ export function readCheckpoint(data: unknown): ProfilingCheckpoint | undefined {
 }
 
 /**
- * The stepper's step (agent-teams.md §4 Data): Data Source until started and while phase 1
- * runs, then the phase running or reviewed; Completed (phase 4) marks every step done.
+ * The stepper's step: Data Source until started and while phase 1 runs, then the phase running
+ * or reviewed; Completed marks every step done.
  */
 export function activeStepOf(status: SessionStatus, phase: number): number {
   if (status === 'completed') return DATA_COMPLETED_PHASE + 1;

@@ -1,15 +1,10 @@
 import type { AnalysisResult, DatasetProfile } from '../../../../common/teams/data';
+import { INTERPRETATION_SYSTEM, interpretationPrompt } from './prompts';
 
 /**
  * The model's paragraph about the computed results, added only when a language model is
- * configured. The prompt carries the numbers the engine computed and asks the model to refer
- * to them only; the screen labels the paragraph as the model's reading, not as a result.
+ * configured: the prompt (prompts.ts) carries a digest of the numbers the engine computed.
  */
-
-export const INTERPRETATION_SYSTEM =
-  'You are an applied economist reading the output of a statistics program. Write one paragraph ' +
-  '(at most 160 words) that interprets the results for a researcher. Use only the numbers given; ' +
-  'do not invent values, sources or causes; say what the data cannot show. Plain text, no lists.';
 
 const round = (v: unknown): unknown =>
   typeof v === 'number' ? Number(v.toPrecision(4)) : Array.isArray(v) ? v.map(round) : v;
@@ -97,9 +92,7 @@ export async function interpret(
   try {
     const text = await generateText({
       system: INTERPRETATION_SYSTEM,
-      prompt:
-        `Analysis type: ${analysis.type}. Computed results (JSON):\n` +
-        JSON.stringify(digest(analysis, profile)),
+      prompt: interpretationPrompt(analysis.type, digest(analysis, profile)),
     });
     const trimmed = text.trim();
     return trimmed

@@ -1,29 +1,28 @@
-import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { AgentSession } from '../../../../common/agents';
 import {
-  analysisPhaseResultSchema,
   analyzeRequestSchema,
   ANALYSIS_TYPES,
   DATA_COMPLETED_PHASE,
+  DATA_PHASE_TABLE,
   DATA_SOURCE_KINDS,
   DATA_TEAM_BASE,
   DATA_TEAM_ID,
-  dataFeedbackReplySchema,
-  dataFeedbackRequestSchema,
-  dataLogsReplySchema,
-  dataStartReplySchema,
   dataStatusReplySchema,
   fetchDatasetRequestSchema,
-  loadingResultSchema,
-  profilingResultSchema,
-  sourceResultSchema,
   uploadConfigSchema,
   type ApiSource,
   type DataInput,
   type DataStatusReply,
 } from '../../../../common/teams/data';
+import {
+  readPhaseResults,
+  teamFeedbackRequestSchema,
+  teamLogsReplySchema,
+  teamStartReplySchema,
+  type TeamStartReply,
+} from '../../../../common/teams/shared';
 import { isDataError } from '../../../engines/profiling/index';
 import { AppError, badRequest } from '../../../platform/errors';
 import { DataSourceError } from '../../../sources/data-source';
@@ -32,49 +31,45 @@ import { parseKaggleId } from '../../../sources/kaggle';
 import { parseWorldBankId } from '../../../sources/worldbank';
 import {
   registerSessionReadRoutes,
+  startReply,
   teamActor,
   teamSession,
   type Api,
   type SessionActor,
 } from '../../kit';
+import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
 import { keepFilesWithCatalog } from './stored-files';
 import { jsonField, receiveUpload } from './upload';
 
 /**
- * The Data team's spec routes (agent-teams.md §7, base /api/agents/data-team): analyze,
- * fetch-dataset and upload start a session; status, logs and feedback follow it. The Data
- * Explorer's routes live beside them (explorer.ts). What can be refused before a session starts
- * is refused here with a 400 (a bad file, a malformed dataset id, a missing key).
+ * The Data team's routes under /api/agents/data-team: analyze, fetch-dataset and upload start a
+ * session; status, logs and feedback follow it. The Data Explorer's routes live beside them
+ * (explorer.ts). What can be refused before a session starts is refused here with a 400 (a bad
+ * file, a malformed dataset id, a missing key).
  */
 
-/** The session's results under the spec's names. */
-export function resultsOf(session: AgentSession) {
-  const raw = new Map(session.results.map((r) => [r.key, r.result]));
-  const read = <T>(schema: z.ZodType<T>, key: string): T | null => {
-    const parsed = schema.safeParse(raw.get(key));
-    return parsed.success ? parsed.data : null;
-  };
-  return {
-    source: read(sourceResultSchema, 'source'),
-    dataset: read(loadingResultSchema, 'loading'),
-    profiling: read(profilingResultSchema, 'profiling'),
-    results: read(analysisPhaseResultSchema, 'analysis'),
-  };
-}
-
 /**
- * The stepper's step (agent-teams.md §4 Data): 0 Data Source ... 3 Statistical Analysis while a
- * phase runs or waits; Completed sets 4.
+ * The stepper's step: 0 Data Source ... 3 Statistical Analysis while a phase runs or waits;
+ * Completed sets DATA_COMPLETED_PHASE.
  */
 export function stepOf(session: AgentSession): number {
   if (session.status === 'completed') return DATA_COMPLETED_PHASE;
   return Math.min(DATA_COMPLETED_PHASE - 1, Math.max(0, session.phase - 1));
 }
 
+/**
+ * What the start and feedback calls answer: the kit's reply (the session as it now stands) with
+ * `phase` as the stepper's step, as the status reply gives it.
+ */
+function sessionReply(session: AgentSession): TeamStartReply {
+  return { ...startReply(session), phase: stepOf(session) };
+}
+
+/** The session with each phase's result under the names the status reply gives them. */
 function statusReply(session: AgentSession, logs: string[]): DataStatusReply {
-  const r = resultsOf(session);
+  const r = readPhaseResults(DATA_PHASE_TABLE, session.results);
   const type = z.enum(ANALYSIS_TYPES).safeParse(session.input.analysisType);
   const kind = z.enum(DATA_SOURCE_KINDS).safeParse(session.input.dataSource);
   return {
@@ -88,11 +83,11 @@ function statusReply(session: AgentSession, logs: string[]): DataStatusReply {
     error: session.error,
     analysisType: type.success ? type.data : null,
     dataSource: kind.success ? kind.data : null,
-    source: r.source,
-    dataset: r.dataset,
+    source: r.source ?? null,
+    dataset: r.loading ?? null,
     profile: r.profiling?.profile ?? null,
     cleaning: r.profiling?.cleaning ?? null,
-    results: r.results,
+    results: r.analysis ?? null,
     session,
   };
 }
@@ -163,20 +158,14 @@ export const dataTeamRoutes = {
         configuration: {},
         ...(projectId ? { projectId } : {}),
       });
-      return {
-        success: true as const,
-        sessionId: session.sessionId,
-        status: session.status,
-        phase: stepOf(session),
-        session,
-      };
+      return sessionReply(session);
     };
 
     app.post(
       '/analyze',
       {
         config: user,
-        schema: { body: analyzeRequestSchema, response: { 201: dataStartReplySchema } },
+        schema: { body: analyzeRequestSchema, response: { 201: teamStartReplySchema } },
       },
       async (request, reply) => {
         const actor = teamActor(request);
@@ -201,7 +190,7 @@ export const dataTeamRoutes = {
       '/fetch-dataset',
       {
         config: user,
-        schema: { body: fetchDatasetRequestSchema, response: { 201: dataStartReplySchema } },
+        schema: { body: fetchDatasetRequestSchema, response: { 201: teamStartReplySchema } },
       },
       async (request, reply) => {
         const actor = teamActor(request);
@@ -221,27 +210,20 @@ export const dataTeamRoutes = {
       teamId: DATA_TEAM_ID,
       statusSchema: dataStatusReplySchema,
       statusReply,
-      logsSchema: dataLogsReplySchema,
+      logsSchema: teamLogsReplySchema,
     });
 
     app.post(
       '/feedback',
       {
         config: user,
-        schema: { body: dataFeedbackRequestSchema, response: { 200: dataFeedbackReplySchema } },
+        schema: { body: teamFeedbackRequestSchema, response: { 200: teamStartReplySchema } },
       },
       async (request) => {
         const actor = teamActor(request);
         const { sessionId, feedback } = request.body;
         await teamSession(kit.sessions, actor, sessionId, DATA_TEAM_ID);
-        const session = await kit.sessions.feedback(actor, sessionId, feedback);
-        return {
-          success: true as const,
-          sessionId: session.sessionId,
-          status: session.status,
-          phase: stepOf(session),
-          session,
-        };
+        return sessionReply(await kit.sessions.feedback(actor, sessionId, feedback));
       },
     );
 
@@ -257,7 +239,7 @@ export const dataTeamRoutes = {
         {
           config: user,
           bodyLimit: profiling.uploadLimitBytes + 64 * 1024,
-          schema: { response: { 201: dataStartReplySchema } },
+          schema: { response: { 201: teamStartReplySchema } },
         },
         async (request, reply) => {
           const actor = teamActor(request);

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatasetFiles } from '../../../engines/profiling/files';
-import type { DatasetCatalogEvents } from '../../team';
+import type { DatasetCatalogEvents } from '../../kit';
 
 /**
  * The Data team's stored files follow the catalog: deleting a catalog entry deletes its original

@@ -13,7 +13,7 @@ import {
   type ChartAggregate,
   type VisualizationType,
 } from '../../../../common/teams/data';
-import { ChartView } from '../../../teams/data/ChartView';
+import { ChartView } from '../../../components/ChartView';
 import { DatasetPicker } from './DatasetPicker';
 import { isNumericType, useChart, useDatasetColumns } from './explorerApi';
 

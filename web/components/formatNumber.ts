@@ -1,5 +1,7 @@
-/** A computed number as the Data team's tables and charts show it (no chart code, so tabs that
- * only show numbers do not load the chart library). */
+/**
+ * A computed number as the data tables and charts show it. Kept apart from ChartView, so tabs
+ * that only show numbers do not load the chart library.
+ */
 export function fmtNumber(v: number | null | undefined, digits = 3): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
   const a = Math.abs(v);

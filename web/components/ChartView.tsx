@@ -5,8 +5,8 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { ScatterChart } from '@mui/x-charts/ScatterChart';
-import type { ChartSpec } from '../../../common/teams/data';
-import { fmtNumber } from './format';
+import type { ChartSpec } from '../../common/teams/data';
+import { fmtNumber } from './formatNumber';
 
 /**
  * One chart of computed data (common/teams/data.ts ChartSpec) drawn with MUI X Charts:
