@@ -17,6 +17,7 @@ import { useSessionUser } from '../api/session';
 import { useVersion, versionLabel } from '../api/version';
 import { LoadingSkeleton } from '../components/LoadingSkeleton';
 import { useSavedThemeMode } from '../components/useSavedThemeMode';
+import { useTeamManifests } from '../teams/useTeamManifests';
 import { breadcrumbsFor, type Crumb } from './navigation';
 import { AccountMenu } from './shell/AccountMenu';
 import { NavDrawerContent } from './shell/NavDrawerContent';
@@ -25,7 +26,7 @@ import { ShellSearch } from './shell/ShellSearch';
 import { useSignOut } from './shell/useSignOut';
 
 /**
- * The signed-in application frame (platform.md §2): a 280 px navigation drawer (permanent from
+ * The signed-in application frame: a 280 px navigation drawer (permanent from
  * md up, temporary below with a menu button), a top bar with breadcrumbs, search, notifications,
  * the account menu and a sign-out button that is always visible, and the page in the middle.
  */
@@ -36,7 +37,8 @@ export default function AppShell() {
   const { pathname } = useLocation();
   const { signOut, signingOut } = useSignOut();
   const [mobileOpen, setMobileOpen] = useState(false);
-  const crumbs = breadcrumbsFor(pathname);
+  const teams = useTeamManifests();
+  const crumbs = breadcrumbsFor(pathname, teams);
   const isAdmin = user?.role === 'admin';
 
   const pageTitle = crumbs[crumbs.length - 1]?.label ?? 'EconAgents';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { breadcrumbsFor, initialsOf, isItemActive, NAV_SECTIONS } from './navigation';
+import { TEAM_MANIFESTS } from '../teams';
+import { breadcrumbsFor, initialsOf, isItemActive, navSections } from './navigation';
+
+const NAV_SECTIONS = navSections(TEAM_MANIFESTS);
+const crumbs = (pathname: string) => breadcrumbsFor(pathname, TEAM_MANIFESTS);
 
 describe('navigation', () => {
   it('has the spec sections, items, badges and default expansion', () => {
@@ -36,17 +40,14 @@ describe('navigation', () => {
   });
 
   it('builds breadcrumbs with links except for the current page', () => {
-    expect(breadcrumbsFor('/app')).toEqual([
-      { label: 'Dashboard', to: '/app' },
-      { label: 'Overview' },
-    ]);
-    expect(breadcrumbsFor('/app/projects/42')).toEqual([
+    expect(crumbs('/app')).toEqual([{ label: 'Dashboard', to: '/app' }, { label: 'Overview' }]);
+    expect(crumbs('/app/projects/42')).toEqual([
       { label: 'Dashboard', to: '/app' },
       { label: 'Projects', to: '/app/project-manager' },
       { label: 'Project' },
     ]);
-    expect(breadcrumbsFor('/admin')).toEqual([{ label: 'Administration' }]);
-    expect(breadcrumbsFor('/app/code-team')).toEqual([
+    expect(crumbs('/admin')).toEqual([{ label: 'Administration' }]);
+    expect(crumbs('/app/code-team')).toEqual([
       { label: 'Dashboard', to: '/app' },
       { label: 'Code Team' },
     ]);

@@ -1,13 +1,22 @@
-import { TEAM_MANIFESTS } from '../teams';
-import { teamHref } from '../teams/manifest';
+import type SvgIcon from '@mui/material/SvgIcon';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import FolderOutlined from '@mui/icons-material/FolderOutlined';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import TravelExploreOutlined from '@mui/icons-material/TravelExploreOutlined';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import { CUSTOMIZED_WORKFLOW } from '../../common/constants';
+import { teamHref, type TeamManifest } from '../teams/manifest';
 
 /**
- * The shell's navigation (platform.md §2): sections, their items and badges, and the labels the
- * breadcrumbs use for each path segment.
+ * The shell's navigation: sections, their items with icons and badges, and the labels the
+ * breadcrumbs use for each path segment. The AI Research Teams section and the teams' crumbs come
+ * from the team manifests the shell is given (web/teams/index.ts's list).
  */
 export interface NavItem {
   label: string;
   to: string;
+  icon: typeof SvgIcon;
   badge?: 'New' | 'Beta';
   /** Other path prefixes that count as this item (e.g. a project page under Project Manager). */
   alsoActiveFor?: string[];
@@ -21,45 +30,58 @@ export interface NavSection {
   items: NavItem[];
 }
 
-export const NAV_SECTIONS: NavSection[] = [
-  {
-    id: 'dashboard',
-    title: 'Dashboard',
-    defaultOpen: true,
-    items: [{ label: 'Overview', to: '/app' }],
-  },
-  {
-    id: 'projects',
-    title: 'Projects',
-    defaultOpen: true,
-    items: [
-      { label: 'Project Manager', to: '/app/project-manager', alsoActiveFor: ['/app/projects/'] },
-    ],
-  },
-  {
-    id: 'teams',
-    title: 'AI Research Teams',
-    defaultOpen: true,
-    items: [
-      ...TEAM_MANIFESTS.map((m) => ({
-        label: m.label,
-        to: teamHref(m),
-        ...(m.badge ? { badge: m.badge } : {}),
-      })),
-      { label: 'Customized Workflow', to: '/app/agent-workflow', badge: 'Beta' },
-    ],
-  },
-  {
-    id: 'resources',
-    title: 'Resources',
-    defaultOpen: false,
-    items: [
-      { label: 'Data Explorer', to: '/app/data-explorer' },
-      { label: 'Documentation', to: '/app/documentation' },
-      { label: 'Settings', to: '/app/settings' },
-    ],
-  },
-];
+export function navSections(teams: readonly TeamManifest[]): NavSection[] {
+  return [
+    {
+      id: 'dashboard',
+      title: 'Dashboard',
+      defaultOpen: true,
+      items: [{ label: 'Overview', to: '/app', icon: DashboardOutlined }],
+    },
+    {
+      id: 'projects',
+      title: 'Projects',
+      defaultOpen: true,
+      items: [
+        {
+          label: 'Project Manager',
+          to: '/app/project-manager',
+          icon: FolderOutlined,
+          alsoActiveFor: ['/app/projects/'],
+        },
+      ],
+    },
+    {
+      id: 'teams',
+      title: 'AI Research Teams',
+      defaultOpen: true,
+      items: [
+        ...teams.map((m) => ({
+          label: m.label,
+          to: teamHref(m),
+          icon: m.icon,
+          ...(m.badge ? { badge: m.badge } : {}),
+        })),
+        {
+          label: CUSTOMIZED_WORKFLOW.name,
+          to: '/app/agent-workflow',
+          icon: AccountTreeOutlined,
+          badge: 'Beta',
+        },
+      ],
+    },
+    {
+      id: 'resources',
+      title: 'Resources',
+      defaultOpen: false,
+      items: [
+        { label: 'Data Explorer', to: '/app/data-explorer', icon: TravelExploreOutlined },
+        { label: 'Documentation', to: '/app/documentation', icon: DescriptionOutlined },
+        { label: 'Settings', to: '/app/settings', icon: SettingsOutlined },
+      ],
+    },
+  ];
+}
 
 export function isItemActive(item: NavItem, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
@@ -70,11 +92,10 @@ export function isItemActive(item: NavItem, pathname: string): boolean {
 const SEGMENT_LABELS: Record<string, { label: string; to?: string }> = {
   app: { label: 'Dashboard', to: '/app' },
   admin: { label: 'Administration', to: '/admin' },
-  'agent-workflow': { label: 'Customized Workflow' },
+  'agent-workflow': { label: CUSTOMIZED_WORKFLOW.name },
   'data-explorer': { label: 'Data Explorer' },
   'project-manager': { label: 'Project Manager' },
   projects: { label: 'Projects', to: '/app/project-manager' },
-  ...Object.fromEntries(TEAM_MANIFESTS.map((m) => [m.route, { label: `${m.label} Team` }])),
   documentation: { label: 'Documentation' },
   settings: { label: 'Settings' },
 };
@@ -85,11 +106,15 @@ export interface Crumb {
   to?: string;
 }
 
-/** Breadcrumbs for a shell path: /app/projects/42 -> Dashboard / Projects / Project. */
-export function breadcrumbsFor(pathname: string): Crumb[] {
+/**
+ * Breadcrumbs for a shell path: /app/projects/42 -> Dashboard / Projects / Project; a team's
+ * screen is '<label> Team'.
+ */
+export function breadcrumbsFor(pathname: string, teams: readonly TeamManifest[]): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   const crumbs: Crumb[] = segments.map((segment, i) => {
-    const known = SEGMENT_LABELS[segment];
+    const team = teams.find((m) => m.route === segment);
+    const known = team ? { label: `${team.label} Team` } : SEGMENT_LABELS[segment];
     const parent = segments[i - 1];
     const label = known?.label ?? (parent === 'projects' ? 'Project' : segment);
     const to = known?.to ?? `/${segments.slice(0, i + 1).join('/')}`;
@@ -101,7 +126,7 @@ export function breadcrumbsFor(pathname: string): Crumb[] {
   return crumbs;
 }
 
-/** Up to two initials of a display name; 'User' when there is no name (platform.md §2). */
+/** Up to two initials of a display name; 'User' when there is no name. */
 export function initialsOf(displayName: string | undefined | null): string {
   const words = (displayName ?? '').trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return 'User';

@@ -19,6 +19,8 @@ function teamsReply(ids: string[], unavailable: string[] = []): AgentTeamsReply 
     teams: ids.map((id) => ({
       id,
       name: id,
+      label: id,
+      stage: null,
       description: '',
       subscriptionType: `${id}-team`,
       available: !unavailable.includes(id),

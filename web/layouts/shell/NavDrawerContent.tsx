@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -15,8 +15,8 @@ import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import type { ReactNode } from 'react';
-import { isItemActive, NAV_SECTIONS, type NavItem } from '../navigation';
-import { NAV_ICONS } from './navIcons';
+import { useTeamManifests } from '../../teams/useTeamManifests';
+import { isItemActive, navSections, type NavItem } from '../navigation';
 import { BrandMark } from '../BrandMark';
 
 export interface NavDrawerContentProps {
@@ -39,13 +39,15 @@ export function NavDrawerContent({
   top,
 }: NavDrawerContentProps) {
   const { pathname } = useLocation();
+  const teams = useTeamManifests();
+  const sections = useMemo(() => navSections(teams), [teams]);
   const [open, setOpen] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries(NAV_SECTIONS.map((s) => [s.id, s.defaultOpen])),
+    Object.fromEntries(sections.map((s) => [s.id, s.defaultOpen])),
   );
 
   const renderItem = (item: NavItem) => {
     const active = isItemActive(item, pathname);
-    const Icon = NAV_ICONS[item.to];
+    const Icon = item.icon;
     return (
       <ListItem key={item.to} disablePadding>
         <ListItemButton
@@ -56,11 +58,9 @@ export function NavDrawerContent({
           onClick={onNavigate}
           sx={{ pl: 3, borderRadius: 2, mx: 1, my: 0.25 }}
         >
-          {Icon && (
-            <ListItemIcon sx={{ minWidth: 36 }}>
-              <Icon fontSize="small" />
-            </ListItemIcon>
-          )}
+          <ListItemIcon sx={{ minWidth: 36 }}>
+            <Icon fontSize="small" />
+          </ListItemIcon>
           <ListItemText primary={item.label} slotProps={{ primary: { variant: 'body2' } }} />
           {item.badge && (
             <Chip
@@ -84,7 +84,7 @@ export function NavDrawerContent({
       <Divider />
       {top && <Box sx={{ px: 2, pt: 2 }}>{top}</Box>}
       <Box component="nav" aria-label="Main navigation" sx={{ flex: 1, overflowY: 'auto', py: 1 }}>
-        {NAV_SECTIONS.map((section) => {
+        {sections.map((section) => {
           const listId = `${idPrefix}-section-${section.id}`;
           const expanded = open[section.id] ?? false;
           return (

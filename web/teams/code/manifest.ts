@@ -7,6 +7,7 @@ export const codeManifest: TeamManifest = {
   route: 'code-team',
   label: 'Code',
   name: 'Code',
+  stage: 'coding',
   icon: CodeOutlined,
   badge: 'New',
   description: 'Generate, review and test research code that runs.',

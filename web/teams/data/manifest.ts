@@ -7,6 +7,7 @@ export const dataManifest: TeamManifest = {
   route: 'data-team',
   label: 'Data',
   name: 'Data',
+  stage: 'data',
   icon: StorageOutlined,
   badge: 'New',
   description: 'Fetch, profile and analyse economic data.',

@@ -7,6 +7,7 @@ export const ideationManifest: TeamManifest = {
   route: 'ideation-team',
   label: 'Ideation',
   name: 'Ideation',
+  stage: 'ideation',
   icon: LightbulbOutlined,
   description: 'Turn an idea, or real publication trends, into grounded research questions.',
   Screen: lazy(() => import('./IdeationTeamPage')),

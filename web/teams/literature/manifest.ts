@@ -7,6 +7,7 @@ export const literatureManifest: TeamManifest = {
   route: 'literature-team',
   label: 'Literature',
   name: 'Literature Review',
+  stage: 'literature',
   icon: MenuBookOutlined,
   description: 'Search the literature, map gaps and trends, and draft a verified review.',
   Screen: lazy(() => import('./LiteratureTeamPage')),

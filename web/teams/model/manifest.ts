@@ -7,6 +7,7 @@ export const modelManifest: TeamManifest = {
   route: 'model-team',
   label: 'Model',
   name: 'Model',
+  stage: 'modeling',
   icon: FunctionsOutlined,
   badge: 'New',
   description: 'Build, solve and calibrate economic models.',

@@ -11,9 +11,8 @@ import type { TeamInfo } from '../../../../common/agents';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../../components/LoadingSkeleton';
-import { teamPath } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { ActivityChip } from './labels';
-import { hasTeamScreen } from './TeamLinks';
 import type { AgentRow } from './workflowModel';
 
 export interface AgentTeamsTabProps {
@@ -34,6 +33,7 @@ export function AgentTeamsTab({
   onRetry,
   teamName,
 }: AgentTeamsTabProps) {
+  const directory = useTeamDirectory();
   if (loading) return <LoadingSkeleton variant="cards" count={3} label="Loading agent teams" />;
   if (error) {
     return <ErrorAlert title="Could not load the agent teams" error={error} onRetry={onRetry} />;
@@ -90,9 +90,9 @@ export function AgentTeamsTab({
                   </Typography>
                 )}
               </CardContent>
-              {hasTeamScreen(agent.team) && (
+              {directory.hasScreen(agent.team) && (
                 <CardActions>
-                  <Button component={RouterLink} to={teamPath(agent.team)} size="small">
+                  <Button component={RouterLink} to={directory.path(agent.team)} size="small">
                     Open {teamName(agent.team)} screen
                   </Button>
                 </CardActions>

@@ -17,10 +17,9 @@ import type { Project } from '../../../../common/projects';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../../components/LoadingSkeleton';
-import { teamPath } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { StageStatusChip } from './labels';
-import { hasTeamScreen } from './TeamLinks';
-import { stageRows, type StageStatus } from './workflowModel';
+import { stageRows, type StageRow, type StageStatus } from './workflowModel';
 
 export interface ResearchStagesTabProps {
   projects: readonly Project[];
@@ -54,6 +53,7 @@ export function ResearchStagesTab({
   projectExecutions,
   teamName,
 }: ResearchStagesTabProps) {
+  const directory = useTeamDirectory();
   if (projectsLoading) return <LoadingSkeleton label="Loading projects" />;
   if (projectsError) {
     return (
@@ -74,7 +74,9 @@ export function ResearchStagesTab({
       />
     );
   }
-  const rows = project ? stageRows(project.workflowStage, projectExecutions) : [];
+  const rows = project
+    ? stageRows(project.workflowStage, projectExecutions, directory.manifests)
+    : [];
   return (
     <Stack spacing={2}>
       <TextField
@@ -111,31 +113,44 @@ export function ResearchStagesTab({
                     {i + 1}. {row.label}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {row.teamId
-                      ? row.sessions === 0
-                        ? `No ${teamName(row.teamId)} session for this project yet`
-                        : `${row.sessions} ${teamName(row.teamId)} ${row.sessions === 1 ? 'session' : 'sessions'}` +
-                          (row.live > 0 ? `, ${row.live} running` : '') +
-                          (row.completedSessions > 0 ? `, ${row.completedSessions} completed` : '')
-                      : "No agent team works in this stage; its status follows the project's stage"}
+                    {stageSummary(row, teamName)}
                   </Typography>
                 </Box>
                 <StageStatusChip status={row.status} />
-                {row.teamId && hasTeamScreen(row.teamId) && (
-                  <Button component={RouterLink} to={teamPath(row.teamId)} size="small">
-                    Open {teamName(row.teamId)}
+                {row.teamIds.filter(directory.hasScreen).map((teamId) => (
+                  <Button
+                    key={teamId}
+                    component={RouterLink}
+                    to={directory.path(teamId)}
+                    size="small"
+                  >
+                    Open {teamName(teamId)}
                     <Box component="span" sx={visuallyHiddenSx}>
                       {' '}
                       screen
                     </Box>
                   </Button>
-                )}
+                ))}
               </ListItem>
             ))}
           </List>
         </Paper>
       )}
     </Stack>
+  );
+}
+
+/** What a stage row says about its teams' sessions of the project. */
+function stageSummary(row: StageRow, teamName: (teamId: string) => string): string {
+  if (row.teamIds.length === 0) {
+    return "No agent team works in this stage; its status follows the project's stage";
+  }
+  const names = row.teamIds.map(teamName).join(' or ');
+  if (row.sessions === 0) return `No ${names} session for this project yet`;
+  return (
+    `${row.sessions} ${names} ${row.sessions === 1 ? 'session' : 'sessions'}` +
+    (row.live > 0 ? `, ${row.live} running` : '') +
+    (row.completedSessions > 0 ? `, ${row.completedSessions} completed` : '')
   );
 }
 

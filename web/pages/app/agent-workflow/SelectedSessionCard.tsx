@@ -10,9 +10,8 @@ import OpenInNew from '@mui/icons-material/OpenInNew';
 import { SESSION_STATUS_LABELS, type Execution } from '../../../../common/agents';
 import { StatusChip } from '../../../teams/shared/StatusChip';
 import { formatDateTime } from '../shared/format';
-import { sessionPath } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { PhaseProgress } from './labels';
-import { hasTeamScreen } from './TeamLinks';
 import { formatElapsed } from './workflowModel';
 
 export interface SelectedSessionCardProps {
@@ -36,6 +35,7 @@ export function SelectedSessionCard({
   teamName,
   projectTitle,
 }: SelectedSessionCardProps) {
+  const directory = useTeamDirectory();
   const name = teamName(session.teamId);
   const phaseText =
     session.phase === 0
@@ -114,10 +114,10 @@ export function SelectedSessionCard({
               </MenuItem>
             ))}
           </TextField>
-          {hasTeamScreen(session.teamId) && (
+          {directory.hasScreen(session.teamId) && (
             <Button
               component={RouterLink}
-              to={sessionPath(session.teamId, session.sessionId)}
+              to={directory.sessionPath(session.teamId, session.sessionId)}
               size="small"
               endIcon={<OpenInNew />}
               sx={{ alignSelf: 'flex-start' }}

@@ -1,11 +1,11 @@
 import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { TEAMS } from '../../../../common/constants';
-import { teamPath } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 
-/** Buttons to the team screens: where sessions are started. */
+/** Buttons to the team screens (one per team manifest): where sessions are started. */
 export function TeamLinks() {
+  const teams = useTeamDirectory();
   return (
     <Stack
       direction="row"
@@ -15,22 +15,17 @@ export function TeamLinks() {
       component="nav"
       aria-label="Agent team screens"
     >
-      {TEAMS.filter((t) => t.id !== 'customized').map((t) => (
+      {teams.manifests.map((m) => (
         <Button
-          key={t.id}
+          key={m.id}
           component={RouterLink}
-          to={teamPath(t.id)}
+          to={teams.path(m.id)}
           variant="outlined"
           size="small"
         >
-          {t.name}
+          {m.name}
         </Button>
       ))}
     </Stack>
   );
-}
-
-/** Whether the product has a screen for this team (the runtime's test team has none). */
-export function hasTeamScreen(teamId: string): boolean {
-  return TEAMS.some((t) => t.id === teamId && t.id !== 'customized');
 }

@@ -26,7 +26,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import type { TeamSessionEndpoints } from '../../../teams/shared/endpoints';
 import { FUN_FACTS_FOOTER_SPACE, FunFactsFooter } from '../../../teams/shared/FunFactsFooter';
 import { useTeamSession } from '../../../teams/shared/useTeamSession';
-import { teamName as fallbackTeamName } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { AgentTeamsTab } from './AgentTeamsTab';
 import { OverviewTab } from './OverviewTab';
 import { ResearchStagesTab } from './ResearchStagesTab';
@@ -44,7 +44,7 @@ const TAB_LABELS: Record<WorkflowTab, string> = {
   log: 'Log',
 };
 
-/** The Log tab reads the v2 logs call (agent-teams.md §7); the rest are the generic calls. */
+/** The Log tab reads the v2 logs call (/api/v2/agents/logs); the rest are the generic calls. */
 const LOG_ENDPOINTS: Partial<TeamSessionEndpoints<unknown>> = {
   logs: (id, after) => `/api/v2/agents/logs/${encodeURIComponent(id)}?after=${after}`,
 };
@@ -60,7 +60,7 @@ export interface WorkflowViewProps {
 }
 
 /**
- * The Agent Workflow page for one selected session (platform.md §2): Start/Pause and Reset drive
+ * The Agent Workflow page for one selected session: Start/Pause and Reset drive
  * that session; the four tabs show the caller's real sessions, agents, project stages and log.
  */
 export function WorkflowView({
@@ -123,8 +123,9 @@ export function WorkflowView({
 
   const now = useNow(executions.some(isLive));
 
+  const directory = useTeamDirectory();
   const teamName = (teamId: string) =>
-    teams.find((t) => t.id === teamId)?.name ?? fallbackTeamName(teamId);
+    teams.find((t) => t.id === teamId)?.name ?? directory.name(teamId);
   const projects = useMemo(() => projectsQuery.data?.projects ?? [], [projectsQuery.data]);
   // A session of a project created after the list was read: read the list again (once per set).
   const unknownProjects = executions
@@ -346,7 +347,7 @@ export function WorkflowView({
         onConfirm={() => runControl('reset', 'Could not reset the session')}
         onCancel={() => setConfirmReset(false)}
       />
-      {/* platform.md §1: agent screens carry the rotating fun-facts footer. */}
+      {/* Agent screens carry the rotating fun-facts footer. */}
       <FunFactsFooter />
     </Box>
   );

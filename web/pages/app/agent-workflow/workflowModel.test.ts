@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInfo, Execution } from '../../../../common/agents';
+import { TEAM_MANIFESTS } from '../../../teams';
 import {
   agentRows,
   controlState,
@@ -40,7 +41,7 @@ function agent(id: string, team: string, status: AgentInfo['status'] = 'availabl
   return { id, name: id, team, description: '', inputSchema: {}, status, phases: ['a', 'b'] };
 }
 
-describe('workflow status (platform.md §4)', () => {
+describe('workflow status', () => {
   it('maps sessions to idle, running and paused', () => {
     expect(workflowStatusOf({ status: 'processing', paused: false })).toBe('running');
     expect(workflowStatusOf({ status: 'waiting_for_input', paused: false })).toBe('running');
@@ -185,7 +186,7 @@ describe('agent activity', () => {
 
 describe('research stages', () => {
   it('derives the nine stages from the workflow stage', () => {
-    const rows = stageRows('literature', []);
+    const rows = stageRows('literature', [], TEAM_MANIFESTS);
     expect(rows.map((r) => r.stage)).toEqual([
       'ideation',
       'proposal',
@@ -211,16 +212,49 @@ describe('research stages', () => {
   });
 
   it('marks a stage in progress while its team runs for the project, completed when it finished', () => {
-    const rows = stageRows('ideation', [
-      exec({ teamId: 'data', status: 'processing' }),
-      exec({ teamId: 'model', status: 'completed' }),
-      exec({ teamId: 'code', status: 'error' }),
-    ]);
+    const rows = stageRows(
+      'ideation',
+      [
+        exec({ teamId: 'data', status: 'processing' }),
+        exec({ teamId: 'model', status: 'completed' }),
+        exec({ teamId: 'code', status: 'error' }),
+      ],
+      TEAM_MANIFESTS,
+    );
     const byStage = Object.fromEntries(rows.map((r) => [r.stage, r]));
     expect(byStage.data).toMatchObject({ status: 'in_progress', sessions: 1, live: 1 });
     expect(byStage.modeling).toMatchObject({ status: 'completed', completedSessions: 1 });
     expect(byStage.coding).toMatchObject({ status: 'pending', sessions: 1 });
-    expect(byStage.ideation).toMatchObject({ status: 'in_progress', teamId: 'ideation' });
-    expect(byStage.proposal!.teamId).toBeUndefined();
+    expect(byStage.ideation).toMatchObject({ status: 'in_progress', teamIds: ['ideation'] });
+    expect(byStage.proposal!.teamIds).toEqual([]);
+  });
+
+  it('takes the teams of a stage from the list given, several teams counted together', () => {
+    const teams = [
+      { id: 'data', stage: 'data' as const },
+      { id: 'survey', stage: 'data' as const },
+      { id: 'audit', stage: 'validation' as const },
+    ];
+    const rows = stageRows(
+      'ideation',
+      [
+        exec({ teamId: 'survey', status: 'processing' }),
+        exec({ teamId: 'data', status: 'completed' }),
+        exec({ teamId: 'audit', status: 'completed' }),
+        exec({ teamId: 'model', status: 'processing' }),
+      ],
+      teams,
+    );
+    const byStage = Object.fromEntries(rows.map((r) => [r.stage, r]));
+    expect(byStage.data).toMatchObject({
+      teamIds: ['data', 'survey'],
+      status: 'in_progress',
+      sessions: 2,
+      live: 1,
+      completedSessions: 1,
+    });
+    expect(byStage.validation).toMatchObject({ teamIds: ['audit'], status: 'completed' });
+    // A team missing from the list works in no stage: its sessions count nowhere.
+    expect(byStage.modeling).toMatchObject({ teamIds: [], status: 'pending', sessions: 0 });
   });
 });

@@ -2,11 +2,12 @@ import type { AgentInfo, Execution, MetricsGroup, SessionStatus } from '../../..
 import { WORKFLOW_STAGES, type WorkflowStage } from '../../../../common/projects';
 
 /**
- * The Agent Workflow page's rules, as pure functions over the runtime's data (platform.md §2,
- * §3 Workflow state, §4 workflow status and research stages).
+ * The Agent Workflow page's rules, as pure functions over the runtime's data: a session's
+ * workflow status and controls, its elapsed time and progress, the agents' activity and a
+ * project's research stages.
  */
 
-/** platform.md §4: idle -> running (start); running <-> paused; any -> idle (reset). */
+/** A workflow goes idle -> running (start); running <-> paused; any -> idle (reset). */
 export type WorkflowStatus = 'idle' | 'running' | 'paused';
 
 export function workflowStatusOf(s: { status: SessionStatus; paused: boolean }): WorkflowStatus {
@@ -128,7 +129,7 @@ export function defaultSessionId(executions: readonly Execution[]): string | und
 
 // ---- Agent Teams tab ---------------------------------------------------------------------------
 
-/** The workflow-team entry of platform.md §3: active, standby or inactive. */
+/** An agent's activity on the Agent Teams tab: active, standby or inactive. */
 export type AgentActivity = 'active' | 'standby' | 'inactive';
 
 export interface AgentRow {
@@ -193,23 +194,15 @@ export const STAGE_LABELS: Record<WorkflowStage, string> = {
   replication: 'Replication',
 };
 
-/** The research stage each agent team works in. */
-export const TEAM_STAGE: Record<string, WorkflowStage> = {
-  ideation: 'ideation',
-  literature: 'literature',
-  data: 'data',
-  model: 'modeling',
-  code: 'coding',
-};
-
 export type StageStatus = 'completed' | 'in_progress' | 'pending';
 
 export interface StageRow {
   stage: WorkflowStage;
   label: string;
   status: StageStatus;
-  /** The team working in this stage, if any. */
-  teamId?: string;
+  /** The teams working in this stage (none for most), in the order of the list given. */
+  teamIds: string[];
+  /** The project's sessions of those teams: all, live now, completed. */
   sessions: number;
   live: number;
   completedSessions: number;
@@ -218,16 +211,18 @@ export interface StageRow {
 /**
  * The nine stages of a project: stages before the project's workflowStage are completed, that
  * stage is in progress, later ones pending; a stage whose team has a live session of the project
- * is in progress, and one whose team completed a session for it is completed.
+ * is in progress, and one whose team completed a session for it is completed. Which team works in
+ * which stage comes from the teams given (their manifests' `stage`).
  */
 export function stageRows(
   workflowStage: WorkflowStage,
   projectExecutions: readonly Execution[],
+  teams: ReadonlyArray<{ id: string; stage: WorkflowStage }>,
 ): StageRow[] {
   const current = WORKFLOW_STAGES.indexOf(workflowStage);
   return WORKFLOW_STAGES.map((stage, index) => {
-    const teamId = Object.keys(TEAM_STAGE).find((t) => TEAM_STAGE[t] === stage);
-    const sessions = teamId ? projectExecutions.filter((e) => e.teamId === teamId) : [];
+    const teamIds = teams.filter((t) => t.stage === stage).map((t) => t.id);
+    const sessions = projectExecutions.filter((e) => teamIds.includes(e.teamId));
     const live = sessions.filter(isLive).length;
     const completedSessions = sessions.filter((e) => e.status === 'completed').length;
     let status: StageStatus =
@@ -238,7 +233,7 @@ export function stageRows(
       stage,
       label: STAGE_LABELS[stage],
       status,
-      ...(teamId ? { teamId } : {}),
+      teamIds,
       sessions: sessions.length,
       live,
       completedSessions,

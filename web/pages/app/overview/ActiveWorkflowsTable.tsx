@@ -17,7 +17,7 @@ import { ACTIVE_WORKFLOWS_LISTED } from '../../../../common/constants';
 import { SESSION_STATUS_LABELS, type SessionStatus } from '../../../../common/agents';
 import { EmptyState } from '../../../components';
 import { humanize } from '../shared/format';
-import { sessionPath } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { SectionCard } from '../../../components/SectionCard';
 
 function statusLabel(status: string): string {
@@ -31,7 +31,7 @@ function statusColor(status: string) {
   return 'default' as const;
 }
 
-/** Sessions that are not completed: the first 5 (platform.md §9). */
+/** Sessions that are not completed: the first ACTIVE_WORKFLOWS_LISTED (5). */
 export function ActiveWorkflowsTable({
   workflows,
   note,
@@ -40,6 +40,7 @@ export function ActiveWorkflowsTable({
   note?: string;
 }) {
   const rows = workflows.slice(0, ACTIVE_WORKFLOWS_LISTED);
+  const teams = useTeamDirectory();
   return (
     <SectionCard fillHeight title="Active Agentic Workflows" subtitle="Agent sessions in progress">
       {rows.length === 0 ? (
@@ -71,7 +72,7 @@ export function ActiveWorkflowsTable({
                   <TableCell>
                     <Link
                       component={RouterLink}
-                      to={sessionPath(w.team, w.sessionId)}
+                      to={teams.sessionPath(w.team, w.sessionId)}
                       underline="hover"
                     >
                       {w.workflow}

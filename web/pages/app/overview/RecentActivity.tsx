@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import type { ActivityEvent } from '../../../../common/dashboard';
 import { RECENT_EVENTS_SHOWN } from '../../../../common/constants';
 import { formatDateTime } from '../shared/format';
-import { sessionPath, teamName } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { SectionCard } from '../../../components/SectionCard';
 
 /**
@@ -48,6 +48,7 @@ function EventRow({
   href?: string;
   example?: boolean;
 }) {
+  const teams = useTeamDirectory();
   return (
     <ListItem disableGutters divider sx={{ display: 'block', py: 1 }}>
       <Stack
@@ -58,7 +59,7 @@ function EventRow({
       >
         {example && <Chip size="small" label="Example" variant="outlined" color="warning" />}
         <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
-          {teamName(team)}
+          {teams.name(team)}
         </Typography>
         {when && (
           <Typography variant="caption" color="text.secondary">
@@ -87,6 +88,7 @@ function EventRow({
 /** The latest session events; labelled examples while there are none. */
 export function RecentActivity({ events, note }: { events: ActivityEvent[]; note?: string }) {
   const shown = events.slice(0, RECENT_EVENTS_SHOWN);
+  const teams = useTeamDirectory();
   return (
     <SectionCard
       fillHeight
@@ -125,7 +127,7 @@ export function RecentActivity({ events, note }: { events: ActivityEvent[]; note
               team={e.team}
               message={e.message}
               project={e.projectTitle}
-              href={sessionPath(e.team, e.sessionId)}
+              href={teams.sessionPath(e.team, e.sessionId)}
             />
           ))}
         </List>

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
@@ -8,11 +9,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
-import { teamMaturity, type TeamMaturity } from '../../../../common/constants';
+import { CUSTOMIZED_WORKFLOW, teamMaturity, type TeamMaturity } from '../../../../common/constants';
 import { useAgentTeams } from '../../../api/queries/agents';
 import { SectionCard } from '../../../components/SectionCard';
-import { TEAM_MANIFESTS } from '../../../teams';
-import { teamHref } from '../../../teams/manifest';
+import { teamHref, type TeamManifest } from '../../../teams/manifest';
+import { useTeamManifests } from '../../../teams/useTeamManifests';
 
 const MATURITY_COLORS: Record<TeamMaturity, ChipProps['color']> = {
   ready: 'success',
@@ -28,8 +29,8 @@ interface LauncherEntry {
   blurb: string;
 }
 
-const ENTRIES: LauncherEntry[] = [
-  ...TEAM_MANIFESTS.map((m) => ({
+const entriesOf = (manifests: readonly TeamManifest[]): LauncherEntry[] => [
+  ...manifests.map((m) => ({
     id: m.id,
     name: m.name,
     to: teamHref(m),
@@ -37,8 +38,8 @@ const ENTRIES: LauncherEntry[] = [
     blurb: m.description,
   })),
   {
-    id: 'customized',
-    name: 'Customized Workflow',
+    id: CUSTOMIZED_WORKFLOW.id,
+    name: CUSTOMIZED_WORKFLOW.name,
     to: '/app/agent-workflow',
     icon: AccountTreeOutlinedIcon,
     blurb: 'Chain teams into your own research workflow.',
@@ -50,6 +51,8 @@ const ENTRIES: LauncherEntry[] = [
  * registers it and it can run here (GET /api/agents/teams), else 'coming soon'.
  */
 export function TeamsLauncher() {
+  const manifests = useTeamManifests();
+  const entries = useMemo(() => entriesOf(manifests), [manifests]);
   const teams = useAgentTeams();
   const available = new Set((teams.data?.teams ?? []).filter((t) => t.available).map((t) => t.id));
   return (
@@ -59,7 +62,7 @@ export function TeamsLauncher() {
       subtitle="Start a team of agents on your research"
     >
       <Grid container spacing={1.5}>
-        {ENTRIES.map((team) => {
+        {entries.map((team) => {
           const maturity = teamMaturity(team.id, available.has(team.id));
           const Icon = team.icon;
           return (

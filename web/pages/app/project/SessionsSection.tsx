@@ -11,13 +11,14 @@ import Typography from '@mui/material/Typography';
 import { SESSION_STATUS_LABELS } from '../../../../common/agents';
 import { useProjectSessions } from '../../../api/queries/sessions';
 import { formatDateTime } from '../shared/format';
-import { sessionPath, teamName } from '../shared/teams';
+import { useTeamDirectory } from '../shared/teams';
 import { SectionCard } from '../../../components/SectionCard';
 import { LoadingSkeleton } from '../../../components';
 
 /** The project's agent sessions (GET /api/agents/sessions?projectId=). */
 export function SessionsSection({ projectId }: { projectId: string }) {
   const sessions = useProjectSessions(projectId);
+  const teams = useTeamDirectory();
   const list = sessions.data?.sessions ?? [];
   // A server without the agent runtime answers 404: that means "no sessions", not a failure.
   const unavailable = sessions.isError && (sessions.error as { status?: number }).status !== 404;
@@ -50,10 +51,10 @@ export function SessionsSection({ projectId }: { projectId: string }) {
                   <TableCell>
                     <Link
                       component={RouterLink}
-                      to={sessionPath(s.teamId, s.sessionId)}
+                      to={teams.sessionPath(s.teamId, s.sessionId)}
                       underline="hover"
                     >
-                      {teamName(s.teamId)}
+                      {teams.name(s.teamId)}
                     </Link>
                   </TableCell>
                   <TableCell>
