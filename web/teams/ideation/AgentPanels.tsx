@@ -31,7 +31,7 @@ const STATE_TONE: Record<AgentPanelState, ChipTone> = {
   completed: 'success',
 };
 
-/** The four agent panels (agent-teams.md §2, §4): each agent's own lines and its state. */
+/** The four agent panels: each agent's own lines and its state. */
 export function AgentPanels({
   panels,
   generating,

@@ -26,8 +26,8 @@ const STATUS: Record<RunState, 'idle' | 'processing' | 'completed' | 'error'> = 
 };
 
 /**
- * The Ideation screen (agent-teams.md §2): choose the workflow, start it, then generate research
- * questions from an idea or from publication trends while four agent panels follow the log.
+ * The Ideation screen: choose the workflow, start it, then generate research questions from an
+ * idea or from publication trends while four agent panels follow the log.
  */
 export default function IdeationTeamPage() {
   const [params] = useSearchParams();

@@ -28,7 +28,7 @@ import { QuestionCard, TopicCard } from './QuestionCards';
 import { SaveToProjectDialog } from './SaveToProjectDialog';
 import type { IdeationRun } from './useIdeationRun';
 
-/** The workflow's own view (agent-teams.md §2): two modes, agent panels, question cards. */
+/** The workflow's own view: two modes, agent panels, question cards. */
 export function IdeationWorkflow({
   run,
   projectId,

@@ -1,24 +1,14 @@
-import {
-  ideationLogsReplySchema,
-  saveIdeationReplySchema,
-  startIdeationReplySchema,
-  type SaveIdeationRequest,
-  type StartIdeationRequest,
-} from '../../../common/teams/ideation';
+import { saveIdeationReplySchema, type SaveIdeationRequest } from '../../../common/teams/ideation';
 import { checkedApi } from '../../api/client';
 
-/** The Ideation team's calls (agent-teams.md §7), each reply checked by its schema. */
+/**
+ * The Ideation team's routes. Start and the polled logs call go through the screen's session
+ * (ideationSession.ts); saving the final questions into a project is a call of its own, its
+ * reply checked by its schema.
+ */
 export const IDEATION_BASE = '/api/agents/ideation-team';
 
 export const ideationApi = {
-  start: (body: StartIdeationRequest) =>
-    checkedApi.post(startIdeationReplySchema, IDEATION_BASE, body),
-  logs: (sessionId: string, signal?: AbortSignal) =>
-    checkedApi.get(
-      ideationLogsReplySchema,
-      `${IDEATION_BASE}/logs/${encodeURIComponent(sessionId)}`,
-      signal,
-    ),
   save: (body: SaveIdeationRequest) =>
     checkedApi.post(saveIdeationReplySchema, `${IDEATION_BASE}/save`, body),
 };

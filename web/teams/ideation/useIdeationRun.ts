@@ -3,6 +3,7 @@ import {
   agentPanels,
   hasTerminated,
   IDEATION_POLL_INTERVAL_MS,
+  IDEATION_TEAM_ID,
   parseFinalQuestions,
   splitAutomaticItems,
   type AgentPanel,
@@ -11,8 +12,9 @@ import {
   type QuestionItem,
   type StartIdeationRequest,
 } from '../../../common/teams/ideation';
-import { failureText, isFailure } from '../../api/client';
-import { ideationApi } from './api';
+import type { TeamSocket } from '../../api/ws';
+import { useTeamSession, type SessionHttp, type TeamSession } from '../shared';
+import { ideationEndpoints, logsReplyOf } from './ideationSession';
 
 export type RunState = 'idle' | 'generating' | 'complete' | 'error';
 
@@ -35,90 +37,87 @@ export interface IdeationRun {
   follow(sessionId: string): void;
 }
 
+/** Tests hand the shared session hook their own HTTP and socket; the app uses its own. */
+export interface IdeationRunOptions {
+  http?: SessionHttp;
+  socket?: TeamSocket;
+}
+
+/** The start the screen asked for: shown at once, and without the last run when refused. */
+interface Requested {
+  mode: IdeationMode;
+  outcome: 'pending' | 'started' | 'refused';
+}
+
+const NO_LINES: string[] = [];
+
+// A refused start's message is shown as 'Error: {message}', with nothing before the message.
+const serverMessage = (message: string) => message;
+
+function runStateOf(session: TeamSession<StartIdeationRequest>, logs: string[]): RunState {
+  if (!session.sessionId) return session.status === 'error' ? 'error' : 'idle';
+  if (hasTerminated(logs) || session.status === 'completed') return 'complete';
+  if (session.status === 'error') return 'error';
+  // A followed session not read yet is shown as running, as the link promised.
+  if (!session.synced || session.status !== 'idle') return 'generating';
+  return 'idle';
+}
+
 /**
- * One ideation run on the screen (agent-teams.md §4, §7, §8): start answers at once, then the
- * log is polled every 1.5 s until a line contains TERMINATE (complete) or the session reports
- * an error. Polling failures are ignored silently; the next poll tries again.
+ * One ideation run on the screen, on the shared session hook: start answers at once, then the
+ * logs call is polled every 1.5 s (beside the real-time channel) until a line contains TERMINATE
+ * (complete) or the session reports an error. Failed polls change nothing on the screen; the
+ * next poll tries again.
  */
-export function useIdeationRun(pollMs = IDEATION_POLL_INTERVAL_MS): IdeationRun {
-  const [state, setState] = useState<RunState>('idle');
-  const [mode, setMode] = useState<IdeationMode | null>(null);
-  const [sessionId, setSessionId] = useState<string | null>(null);
-  const [logs, setLogs] = useState<string[]>([]);
-  const [details, setDetails] = useState<IdeationLogsReply | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  // Bumped by every start: a poll of an earlier run never writes into this one.
-  const runRef = useRef(0);
+export function useIdeationRun(options: IdeationRunOptions = {}): IdeationRun {
+  const session = useTeamSession<StartIdeationRequest>({
+    teamId: IDEATION_TEAM_ID,
+    endpoints: ideationEndpoints,
+    pollIntervalMs: IDEATION_POLL_INTERVAL_MS,
+    isDone: hasTerminated,
+    startErrorText: serverMessage,
+    ...options,
+  });
+  const [requested, setRequested] = useState<Requested | null>(null);
 
-  useEffect(() => {
-    if (state !== 'generating' || !sessionId) return;
-    const run = runRef.current;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const reply = await ideationApi.logs(sessionId, controller.signal);
-        if (run !== runRef.current || controller.signal.aborted) return;
-        if (!isFailure(reply)) {
-          setLogs(reply.logs);
-          setDetails(reply);
-          setMode(reply.mode);
-          if (hasTerminated(reply.logs)) {
-            setState('complete');
-            return;
-          }
-          if (reply.status === 'error') {
-            setError(reply.error ?? 'Unknown error');
-            setState('error');
-            return;
-          }
-        }
-      } catch {
-        // Aborted (the screen left or a new run began), or a failed poll: ignored (spec §8).
-        if (controller.signal.aborted) return;
-      }
-      timer = setTimeout(() => void poll(), pollMs);
-    };
-    timer = setTimeout(() => void poll(), pollMs);
-    return () => {
-      controller.abort();
-      if (timer) clearTimeout(timer);
-    };
-  }, [state, sessionId, pollMs]);
+  const { start: startSession, attach } = session;
+  const start = useCallback(
+    async (body: StartIdeationRequest) => {
+      const mode = body.mode ?? 'human';
+      setRequested({ mode, outcome: 'pending' });
+      const started = await startSession(body);
+      setRequested({ mode, outcome: started ? 'started' : 'refused' });
+    },
+    [startSession],
+  );
 
-  const start = useCallback(async (body: StartIdeationRequest) => {
-    const run = ++runRef.current;
-    setState('generating');
-    setMode(body.mode ?? 'human');
-    setSessionId(null);
-    setLogs([]);
-    setDetails(null);
-    setError(null);
-    const reply = await ideationApi.start(body);
-    if (run !== runRef.current) return;
-    if (isFailure(reply)) {
-      setError(failureText(reply));
-      setState('error');
-      return;
-    }
-    setSessionId(reply.sessionId);
-    setLogs(reply.logs);
-  }, []);
+  const follow = useCallback(
+    (id: string) => {
+      setRequested(null);
+      attach(id);
+    },
+    [attach],
+  );
 
-  const follow = useCallback((id: string) => {
-    ++runRef.current;
-    setSessionId(id);
-    setMode(null);
-    setLogs([]);
-    setDetails(null);
-    setError(null);
-    setState('generating');
-  }, []);
+  // While a start is on its way, and after it was refused, the previous run is not shown.
+  const fresh = requested !== null && requested.outcome !== 'started';
+  const logs = fresh ? NO_LINES : session.logs;
+  const details = useMemo(
+    () => (fresh ? undefined : logsReplyOf(session.session)),
+    [fresh, session.session],
+  );
+  const state: RunState =
+    requested?.outcome === 'pending'
+      ? 'generating'
+      : requested?.outcome === 'refused'
+        ? 'error'
+        : runStateOf(session, logs);
+  const mode = details?.mode ?? requested?.mode ?? null;
 
   const parsed = useMemo(() => parseFinalQuestions(logs), [logs]);
   const reported = useRef<string | null>(null);
   useEffect(() => {
-    // Reported to the console only, once per line (agent-teams.md §8).
+    // Reported to the console only, once per line: the screen shows what it could read.
     if (parsed.found && !parsed.ok && reported.current !== parsed.error) {
       reported.current = parsed.error;
       console.error('Failed to parse final questions', parsed.error);
@@ -132,10 +131,10 @@ export function useIdeationRun(pollMs = IDEATION_POLL_INTERVAL_MS): IdeationRun 
   return {
     state,
     mode,
-    sessionId,
+    sessionId: fresh ? null : (session.sessionId ?? null),
     logs,
-    details,
-    error,
+    details: details ?? null,
+    error: state === 'error' ? (session.error ?? 'Unknown error') : null,
     panels: agentPanels(logs, state === 'generating'),
     questions: split.questions,
     topics: split.topics,
