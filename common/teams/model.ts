@@ -101,6 +101,18 @@ export const modelEquationSchema = z.object({
   latex: z.string().max(2000).optional(),
 });
 
+/**
+ * An off-diagonal term of the shocks' covariance matrix, as in a Dynare `shocks` block:
+ * `corr e, u = r;` (kind 'corr', a correlation coefficient) or `var e, u = c;` (kind 'cov', a
+ * covariance). The value is a number or a formula in parameters, so it can be calibrated.
+ */
+export const shockCorrelationSchema = z.object({
+  shocks: z.tuple([nameSchema, nameSchema]),
+  kind: z.enum(['corr', 'cov']),
+  value: z.union([z.number().finite(), z.string().min(1).max(500)]),
+});
+export type ShockCorrelation = z.infer<typeof shockCorrelationSchema>;
+
 export const MOMENT_STATISTICS = ['std', 'relstd', 'autocorr', 'corr', 'mean'] as const;
 export const momentTargetSchema = z.object({
   variable: nameSchema,
@@ -146,6 +158,8 @@ export const modelDescriptionSchema = z.object({
   references: z.array(modelReferenceSchema).max(50),
   endogenous: z.array(modelVariableSchema).min(1).max(80),
   exogenous: z.array(modelShockSchema).max(20),
+  /** Correlations or covariances between shocks (absent pairs are uncorrelated). */
+  shockCorrelations: z.array(shockCorrelationSchema).max(190).default([]),
   parameters: z.array(modelParameterSchema).max(120),
   equations: z.array(modelEquationSchema).min(1).max(80),
   /**
@@ -183,11 +197,17 @@ export const blanchardKahnSchema = z.object({
   message: z.string(),
 });
 
+/**
+ * Moments of the variables. In theoretical moments a variable with a unit root has no
+ * moments: its mean, standard deviation, variances, autocorrelations and correlations are null
+ * (as Dynare reports none for it). Simulated moments are always numbers (null only for the
+ * correlations of a constant series).
+ */
 export const momentsSchema = z.object({
   variables: z.array(z.string()),
-  mean: z.array(z.number()),
-  std: z.array(z.number()),
-  variance: z.array(z.array(z.number())),
+  mean: z.array(z.number().nullable()),
+  std: z.array(z.number().nullable()),
+  variance: z.array(z.array(z.number().nullable())),
   /** autocorr[k][i]: autocorrelation of variable i at lag k+1. */
   autocorr: z.array(z.array(z.number().nullable())),
   correlation: z.array(z.array(z.number().nullable())),
@@ -236,6 +256,15 @@ export const modelRunSchema = z.object({
   /** irfs[shock][variable]: deviation from steady state after a one-s.d. shock (Dynare). */
   irfs: z.record(z.string(), z.record(z.string(), z.array(z.number()))),
   theoreticalMoments: momentsSchema.nullable(),
+  /**
+   * Set when the solution has a unit root (an eigenvalue of modulus 1 within Dynare's
+   * tolerance): the variables it reaches have no theoretical moments and `note` says so.
+   * Null for a stationary model (and in results saved before this field existed).
+   */
+  unitRoot: z
+    .object({ nonStationary: z.array(z.string()), note: z.string() })
+    .nullable()
+    .default(null),
   simulation: z.object({
     periods: z.number().int(),
     burnIn: z.number().int(),

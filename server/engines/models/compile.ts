@@ -5,6 +5,7 @@ import {
 } from '../../../common/teams/model';
 import { ModelError } from './errors';
 import {
+  callsFunction,
   compile,
   differentiate,
   ExpressionError,
@@ -46,6 +47,8 @@ export interface CompiledModel {
   leads: number[];
   /** For each shock, the index of its standard-deviation parameter. */
   stderrParam: number[];
+  /** Off-diagonal terms of the shock covariance: shock indices, kind and value over parameters. */
+  correlations: { first: number; second: number; kind: 'corr' | 'cov'; fn: Compiled }[];
   /** Derived parameters as compiled formulas over earlier parameters (index, fn). */
   derived: { index: number; fn: Compiled }[];
   /** Steady-state formulas over parameters and earlier variables (index, fn). */
@@ -53,6 +56,8 @@ export interface CompiledModel {
   steadyNumbers: { index: number; value: number }[];
   /** Base parameter values (numbers; derived ones filled by `parameterVector`). */
   baseValues: Float64Array;
+  /** Whether an equation uses Dynare's steady_state() operator. */
+  usesSteadyStateOperator: boolean;
 }
 
 export function describeEquation(index: number, label: string): string {
@@ -96,6 +101,22 @@ export function compileModel(input: ModelDescriptionInput | ModelDescription): C
       );
     }
   }
+  const pairs = new Set<string>();
+  for (const { shocks } of description.shockCorrelations) {
+    const [a, b] = shocks;
+    const undeclared = shocks.filter((s) => roles.get(s) !== 'exo');
+    if (undeclared.length > 0) {
+      problems.push(
+        `the shock correlation ${a}, ${b} names ${undeclared.map((s) => `'${s}'`).join(' and ')}, not a declared shock`,
+      );
+    } else if (a === b) {
+      problems.push(`the shock correlation ${a}, ${b} pairs a shock with itself`);
+    } else {
+      const key = [a, b].sort().join(',');
+      if (pairs.has(key)) problems.push(`the correlation of shocks ${a} and ${b} is given twice`);
+      pairs.add(key);
+    }
+  }
   if (problems.length > 0) {
     throw new ModelError(
       'invalid_model',
@@ -133,6 +154,27 @@ export function compileModel(input: ModelDescriptionInput | ModelDescription): C
       derived.push({ index: i, fn: compile(expr, slot) });
     } catch (err) {
       throw formulaError(err, `parameter '${p.name}' = ${p.expr}`, 'parameters declared before it');
+    }
+  });
+
+  // Correlations and covariances of shocks are numbers or formulas in parameters.
+  const paramOnly = (name: string): SymbolRole | undefined =>
+    paramIndex.has(name) ? 'param' : undefined;
+  const correlations = description.shockCorrelations.map(({ shocks: [a, b], kind, value }) => {
+    const text = typeof value === 'number' ? String(value) : value;
+    try {
+      return {
+        first: exoIndex.get(a) as number,
+        second: exoIndex.get(b) as number,
+        kind,
+        fn: compile(parseExpression(text, paramOnly), slot),
+      };
+    } catch (err) {
+      throw formulaError(
+        err,
+        `the ${kind === 'corr' ? 'correlation' : 'covariance'} of shocks ${a} and ${b} = ${text}`,
+        'parameters',
+      );
     }
   });
 
@@ -249,10 +291,12 @@ export function compileModel(input: ModelDescriptionInput | ModelDescription): C
     lagged: [...laggedSet].sort((a, b) => a - b),
     leads: [...leadSet].sort((a, b) => a - b),
     stderrParam: description.exogenous.map((s) => paramIndex.get(s.stderr) as number),
+    correlations,
     derived,
     steadyFormulas,
     steadyNumbers,
     baseValues,
+    usesSteadyStateOperator: equations.some((eq) => callsFunction(eq.expr, 'steady_state')),
   };
 }
 

@@ -1,25 +1,40 @@
+import type { Mat } from './linalg';
 import type { FirstOrderSolution } from './perturbation';
+import { diagonalCovariance, irfImpulses, lowerCholesky } from './shocks';
 
 /**
  * Impulse responses and stochastic simulation of a first-order solution
- *   y_t - ys = G (y^s_{t-1} - ys^s) + H u_t,   u_t ~ N(0, diag(sigma^2)).
+ *   y_t - ys = G (y^s_{t-1} - ys^s) + H u_t,   u_t ~ N(0, Sigma_e).
+ * The shocks are given by their covariance matrix Sigma_e, or by their standard deviations
+ * when they are independent.
  */
 
+function covarianceOf(shocks: Float64Array | Mat): Mat {
+  return shocks instanceof Float64Array ? diagonalCovariance(shocks) : shocks;
+}
+
 /**
- * Dynare's convention: the deviation of every variable from its steady state after a shock of
- * one standard deviation in period 1, for `periods` periods (irfs[shock][variable]).
+ * Dynare's convention: the deviation of every variable from its steady state after a
+ * one-standard-deviation orthogonalised shock in period 1 (the impulse is a column of the lower
+ * Cholesky factor of Sigma_e, see `irfImpulses`), for `periods` periods (irfs[shock][variable]).
+ * A shock Dynare leaves out (zero variance) has responses of zero.
  */
 export function impulseResponses(
   solution: FirstOrderSolution,
-  sigma: Float64Array,
+  shocks: Float64Array | Mat,
   periods: number,
 ): Float64Array[][] {
   const { G, H, states } = solution;
   const n = G.length;
-  const m = sigma.length;
-  return Array.from({ length: m }, (_, k) => {
+  const impulses = irfImpulses(covarianceOf(shocks));
+  return impulses.map((impulse) => {
     const paths = Array.from({ length: n }, () => new Float64Array(periods));
-    let y = Float64Array.from(H, (row) => (row[k] as number) * (sigma[k] as number));
+    if (!impulse) return paths;
+    let y = Float64Array.from(H, (row) => {
+      let v = 0;
+      for (let k = 0; k < impulse.length; k++) v += (row[k] as number) * (impulse[k] as number);
+      return v;
+    });
     for (let t = 0; t < periods; t++) {
       for (let i = 0; i < n; i++) (paths[i] as Float64Array)[t] = y[i] as number;
       const s = states.map((j) => y[j] as number);
@@ -63,20 +78,30 @@ export function normalGenerator(seed: number): () => number {
  */
 export function simulate(
   solution: FirstOrderSolution,
-  sigma: Float64Array,
+  shocks: Float64Array | Mat,
   periods: number,
   burnIn: number,
   seed: number,
 ): Float64Array[] {
   const { G, H, states } = solution;
   const n = G.length;
-  const m = sigma.length;
+  // u = L z with L L' = Sigma_e and z standard normal (as Dynare draws correlated shocks)
+  const L = lowerCholesky(covarianceOf(shocks));
+  if (!L) throw new Error('the shock covariance matrix is not positive semi-definite');
+  const m = L.length;
   const draw = normalGenerator(seed);
   const out = Array.from({ length: n }, () => new Float64Array(periods));
   let y = new Float64Array(n);
+  const z = new Float64Array(m);
   const u = new Float64Array(m);
   for (let t = 0; t < burnIn + periods; t++) {
-    for (let k = 0; k < m; k++) u[k] = draw() * (sigma[k] as number);
+    for (let k = 0; k < m; k++) z[k] = draw();
+    for (let k = 0; k < m; k++) {
+      const row = L[k] as Float64Array;
+      let v = 0;
+      for (let j = 0; j <= k; j++) v += (row[j] as number) * (z[j] as number);
+      u[k] = v;
+    }
     const s = states.map((j) => y[j] as number);
     y = Float64Array.from(G, (row, i) => {
       let v = 0;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ShockCorrelation } from '../../../common/teams/model';
 import type { CompiledModel } from './compile';
 import { toModFile, modFileName } from './dynare';
 import { ModelError } from './errors';
@@ -55,6 +56,8 @@ export interface DynareResults {
   variance: number[][];
   /** First-order autocorrelation of each variable. */
   autocorr1: (number | null)[];
+  /** Dynare's Sigma_e (M_.Sigma_e), in the declaration order of the shocks. */
+  shockCovariance: number[][];
   /** Moduli of the eigenvalues Dynare's check reports. */
   eigenvalueModuli: number[];
   /** Average seconds of one stoch_simul call, timed inside Octave (NaN when not timed). */
@@ -98,6 +101,9 @@ const DUMP_FUNCTION = `function econagents_dump(M_, options_, oo_, var_list_, ou
   if isfield(oo_, 'autocorr') && ~isempty(oo_.autocorr)
     fprintf(fid, 'autocorr1 %s\\n', sprintf('%.17g ', diag(oo_.autocorr{1})));
   end
+  for i = 1:M_.exo_nbr
+    fprintf(fid, 'sigma_e %d %s\\n', i, sprintf('%.17g ', M_.Sigma_e(i, :)));
+  end
   if isfield(oo_.dr, 'eigval')
     fprintf(fid, 'eigval %s\\n', sprintf('%.17g ', abs(oo_.dr.eigval)));
   end
@@ -107,11 +113,12 @@ end
 
 function parseResults(
   text: string,
-  endoNames: string[],
+  endogenous: number,
 ): Omit<DynareResults, 'processSeconds' | 'modFile'> {
   const steadyState: Record<string, number> = {};
   const irfs: Record<string, Record<string, number[]>> = {};
   const variance: number[][] = [];
+  const shockCovariance: number[][] = [];
   let autocorr1: (number | null)[] = [];
   let eigenvalueModuli: number[] = [];
   let stochSimulSeconds = NaN;
@@ -139,12 +146,22 @@ function parseResults(
     } else if (kind === 'var') variance[Number(rest[0]) - 1] = numbers(rest.slice(1).join(' '));
     else if (kind === 'autocorr1')
       autocorr1 = numbers(rest.join(' ')).map((v) => (Number.isFinite(v) ? v : null));
+    else if (kind === 'sigma_e')
+      shockCovariance[Number(rest[0]) - 1] = numbers(rest.slice(1).join(' '));
     else if (kind === 'eigval') eigenvalueModuli = numbers(rest.join(' '));
   }
-  if (Object.keys(steadyState).length !== endoNames.length) {
+  if (Object.keys(steadyState).length !== endogenous) {
     throw new ModelError('dynare', 'Dynare finished without writing its results (see its output)');
   }
-  return { steadyState, irfs, variance, autocorr1, eigenvalueModuli, stochSimulSeconds };
+  return {
+    steadyState,
+    irfs,
+    variance,
+    autocorr1,
+    shockCovariance,
+    eigenvalueModuli,
+    stochSimulSeconds,
+  };
 }
 
 function runProcess(
@@ -192,7 +209,10 @@ function runProcess(
 
 export interface DynareRunOptions {
   irfPeriods?: number;
+  /** The session's parameter values (see `toModFile`). */
   overrides?: Record<string, number>;
+  /** The session's shock correlations (see `toModFile`). */
+  shockCorrelations?: ShockCorrelation[];
   /** How many timed stoch_simul calls to average (default 5; 0 times nothing). */
   repeats?: number;
   timeoutMs?: number;
@@ -204,6 +224,35 @@ export async function runDynare(
   model: CompiledModel,
   options: DynareRunOptions = {},
 ): Promise<DynareResults> {
+  const modFile = toModFile(model, {
+    irfPeriods: options.irfPeriods,
+    overrides: options.overrides,
+    shockCorrelations: options.shockCorrelations,
+    appendVerbatim: dumpCall(options.repeats ?? 5),
+  });
+  return runDynareModText(modFileName(model), modFile, model.endo.length, options);
+}
+
+const RESULTS_FILE = 'econagents_results.txt';
+
+/**
+ * The Octave statement that writes Dynare's results; put it in a `verbatim` block after the
+ * stoch_simul statement of a .mod file given to `runDynareModText`.
+ */
+export function dumpCall(repeats = 0): string {
+  return `econagents_dump(M_, options_, oo_, var_list_, '${RESULTS_FILE}', ${Math.max(0, Math.trunc(repeats))});`;
+}
+
+/**
+ * Runs the text of a .mod file in Dynare (`dynare <name> nograph`) and reads the results the
+ * `dumpCall` statement in it writes. `endogenous` is how many variables the file declares.
+ */
+export async function runDynareModText(
+  name: string,
+  modFile: string,
+  endogenous: number,
+  options: Pick<DynareRunOptions, 'timeoutMs' | 'installation'> = {},
+): Promise<DynareResults> {
   const installation = options.installation ?? findDynare();
   if (!installation) {
     throw new ModelError(
@@ -211,15 +260,11 @@ export async function runDynare(
       `Dynare cannot run here: ${dynareMissingReason() ?? 'not found'}`,
     );
   }
-  const name = modFileName(model);
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
+    throw new ModelError('invalid_input', `'${name}' cannot name a .mod file`);
+  }
   const dir = await mkdtemp(path.join(tmpdir(), 'econagents-dynare-'));
   try {
-    const resultsFile = 'econagents_results.txt';
-    const modFile = toModFile(model, {
-      irfPeriods: options.irfPeriods,
-      overrides: options.overrides,
-      appendVerbatim: `econagents_dump(M_, options_, oo_, var_list_, '${resultsFile}', ${Math.max(0, Math.trunc(options.repeats ?? 5))});`,
-    });
     await writeFile(path.join(dir, `${name}.mod`), modFile);
     await writeFile(path.join(dir, 'econagents_dump.m'), DUMP_FUNCTION);
     const script = `addpath('${installation.matlabDir}'); cd('${dir}'); dynare ${name} nograph`;
@@ -236,12 +281,12 @@ export async function runDynare(
       );
     let text: string;
     try {
-      text = await readFile(path.join(dir, resultsFile), 'utf8');
+      text = await readFile(path.join(dir, RESULTS_FILE), 'utf8');
     } catch {
       const lastLines = run.output.trim().split('\n').slice(-8).join('\n');
       throw new ModelError('dynare', `Dynare failed on the exported model:\n${lastLines}`);
     }
-    return { ...parseResults(text, model.endo), processSeconds: run.seconds, modFile };
+    return { ...parseResults(text, endogenous), processSeconds: run.seconds, modFile };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,9 @@
 import { DEFAULT_IRF_PERIODS, DEFAULT_SIMULATION_PERIODS } from '../../../common/teams/model';
-import { parameterVector, type CompiledModel } from './compile';
+import type { ShockCorrelation } from '../../../common/teams/model';
+import { compileModel, parameterVector, type CompiledModel } from './compile';
 import type { Expr } from './expr';
-import { toDynare } from './expr';
+import { parseExpression, toDynare } from './expr';
+import { shockCovariance } from './shocks';
 import { findSteadyState, startingValues } from './steady';
 
 /**
@@ -16,7 +18,19 @@ export interface ModExportOptions {
   irfPeriods?: number;
   /** stoch_simul periods (0 = theoretical moments only, Dynare's default) or transition length. */
   periods?: number;
+  /**
+   * The session's final parameter values (estimated, data-targeted or set by the researcher):
+   * written instead of the description's. A standard-deviation parameter sets its shock's size.
+   */
   overrides?: Record<string, number>;
+  /** The session's shock correlations and covariances, replacing the description's list. */
+  shockCorrelations?: ShockCorrelation[];
+  /**
+   * Where each value comes from, written as the comment of its parameter line (for example
+   * "estimated by moment matching" or "set by the researcher"). Without it an overridden value
+   * says it was set for this session and names the description's value and source.
+   */
+  parameterSources?: Record<string, string>;
   /** Octave statements run after the computation (used by the Dynare runner). */
   appendVerbatim?: string;
 }
@@ -31,15 +45,34 @@ function equationText(expr: Expr): string {
   return `${toDynare(expr)} = 0`;
 }
 
+/** A formula in parameters, printed from its parsed tree (so the file holds no other text). */
+function parameterFormula(model: CompiledModel, text: string): string {
+  const params = new Set(model.params);
+  return toDynare(parseExpression(text, (name) => (params.has(name) ? 'param' : undefined)));
+}
+
 export function modFileName(model: CompiledModel): string {
   return `econagents_${model.description.type.toLowerCase()}`;
 }
 
 export function toModFile(model: CompiledModel, options: ModExportOptions = {}): string {
-  const { description, endo, exo } = model;
+  const { endo, exo } = model;
+  const description = options.shockCorrelations
+    ? { ...model.description, shockCorrelations: options.shockCorrelations }
+    : model.description;
   const kind = options.kind ?? 'stochastic';
   const overrides = options.overrides ?? {};
   const values = parameterVector(model, overrides);
+  // the covariance must be valid for these values (throws a ModelError naming the problem)
+  shockCovariance(options.shockCorrelations ? compileModel(description) : model, values);
+  const sourceOf = (name: string, i: number): string => {
+    const given = options.parameterSources?.[name];
+    if (given !== undefined) return str(given);
+    const p = description.parameters[i];
+    if (overrides[name] === undefined || !p) return str(p?.source ?? '');
+    const before = p.value !== undefined ? num(p.value) : (p.expr ?? '');
+    return str(`set for this session; the description's value was ${before} (${p.source})`);
+  };
   const ss = findSteadyState(model, values, startingValues(model, values)).values;
   const lines: string[] = [];
   lines.push(`// ${str(description.title)}`);
@@ -64,10 +97,11 @@ export function toModFile(model: CompiledModel, options: ModExportOptions = {}):
   lines.push('');
   const derived = new Set(model.derived.map((d) => d.index));
   description.parameters.forEach((p, i) => {
+    const comment = sourceOf(p.name, i);
     if (derived.has(i) && p.expr && overrides[p.name] === undefined) {
-      lines.push(`${p.name} = ${p.expr}; // ${str(p.source)}`);
+      lines.push(`${p.name} = ${p.expr}; // ${comment}`);
     } else {
-      lines.push(`${p.name} = ${num(values[i] as number)}; // ${str(p.source)}`);
+      lines.push(`${p.name} = ${num(values[i] as number)}; // ${comment}`);
     }
   });
   lines.push('');
@@ -93,6 +127,10 @@ export function toModFile(model: CompiledModel, options: ModExportOptions = {}):
       lines.push('');
       lines.push('shocks;');
       description.exogenous.forEach((s) => lines.push(`  var ${s.name}; stderr ${s.stderr};`));
+      for (const { shocks, kind: what, value } of description.shockCorrelations) {
+        const text = typeof value === 'number' ? num(value) : parameterFormula(model, value);
+        lines.push(`  ${what === 'corr' ? 'corr' : 'var'} ${shocks[0]}, ${shocks[1]} = ${text};`);
+      }
       lines.push('end;');
     }
     lines.push('');

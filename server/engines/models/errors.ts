@@ -10,6 +10,7 @@ export type ModelErrorCode =
   | 'blanchard_kahn' // no unique stable solution
   | 'singular' // the linearised model is singular (dependent equations, rank condition)
   | 'perfect_foresight' // the stacked Newton solver did not converge
+  | 'mod_import' // a Dynare .mod file uses a construct the importer does not accept
   | 'dynare'; // running Dynare failed
 
 export class ModelError extends Error {
@@ -26,4 +27,19 @@ export class ModelError extends Error {
 
 export function isModelError(err: unknown): err is ModelError {
   return err instanceof ModelError;
+}
+
+/**
+ * A .mod file the importer refuses: `line` (1-based) and `construct` say where and what, so
+ * the API can answer 422 with both.
+ */
+export class ModImportError extends ModelError {
+  constructor(
+    readonly line: number,
+    readonly construct: string,
+    message: string,
+  ) {
+    super('mod_import', `Line ${line}: ${message}`);
+    this.name = 'ModImportError';
+  }
 }

@@ -8,7 +8,7 @@
 
 export type SymbolRole = 'endo' | 'exo' | 'param';
 export type Lag = -1 | 0 | 1;
-export type FunctionName = 'exp' | 'log' | 'sqrt' | 'abs' | 'sign';
+export type FunctionName = 'exp' | 'log' | 'sqrt' | 'abs' | 'sign' | 'steady_state';
 export type BinaryOp = '+' | '-' | '*' | '/' | '^';
 
 export type Expr =
@@ -29,13 +29,20 @@ export class ExpressionError extends Error {
   }
 }
 
-/** Functions the user may write; `ln` is Dynare's alias of `log`. `sign` is internal only. */
+/**
+ * Functions the user may write; `ln` is Dynare's alias of `log`. `sign` is internal only.
+ * `steady_state(x)` is Dynare's operator: the value of x at the steady state. The solvers
+ * evaluate equations and their derivatives only at the steady state, where it equals x, so it
+ * is evaluated as its argument and its derivative is zero (a perfect-foresight path, which
+ * evaluates equations elsewhere, is refused for a model that uses it).
+ */
 const FUNCTIONS: Record<string, FunctionName> = {
   exp: 'exp',
   log: 'log',
   ln: 'log',
   sqrt: 'sqrt',
   abs: 'abs',
+  steady_state: 'steady_state',
 };
 
 export const RESERVED_NAMES = new Set([...Object.keys(FUNCTIONS), 'sign', 'inf', 'nan']);
@@ -365,6 +372,7 @@ export function differentiate(expr: Expr, by: SymbolKey): Expr {
         case 'abs':
           return mul(call('sign', expr.arg), da);
         case 'sign':
+        case 'steady_state':
           return num(0);
       }
       break;
@@ -413,6 +421,21 @@ export function symbolsIn(expr: Expr, roles: SymbolRole[]): SymbolKey[] {
   };
   walk(expr);
   return [...seen.values()];
+}
+
+/** Whether the expression calls the function anywhere. */
+export function callsFunction(expr: Expr, fn: FunctionName): boolean {
+  switch (expr.kind) {
+    case 'num':
+    case 'sym':
+      return false;
+    case 'neg':
+      return callsFunction(expr.arg, fn);
+    case 'call':
+      return expr.fn === fn || callsFunction(expr.arg, fn);
+    case 'bin':
+      return callsFunction(expr.left, fn) || callsFunction(expr.right, fn);
+  }
 }
 
 /** Replaces symbols by other expressions (used to build the static model: all lags -> 0). */
@@ -469,6 +492,8 @@ export function compile(
           return (x) => Math.abs(a(x));
         case 'sign':
           return (x) => Math.sign(a(x));
+        case 'steady_state':
+          return a;
       }
       break;
     }
@@ -625,6 +650,7 @@ function latex(
       if (e.fn === 'sqrt') return `\\sqrt{${arg}}`;
       if (e.fn === 'abs') return `\\left|${arg}\\right|`;
       if (e.fn === 'exp') return `e^{${arg}}`;
+      if (e.fn === 'steady_state') return `\\overline{${arg}}`;
       return `\\${e.fn === 'sign' ? 'operatorname{sign}' : e.fn}\\left(${arg}\\right)`;
     }
     case 'bin': {

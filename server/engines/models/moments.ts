@@ -1,5 +1,7 @@
 import { addScaled, matMul, maxAbs, transpose, zeros, type Mat } from './linalg';
 import type { FirstOrderSolution } from './perturbation';
+import { diagonalCovariance } from './shocks';
+import { nonStationaryRows, splitUnitRoots } from './unit-roots';
 
 /**
  * Moments of the first-order solution, in Dynare's sense: theoretical moments (exact, from the
@@ -13,33 +15,46 @@ export const HP_LAMBDA = 1600;
 const HP_GRID = 1024;
 
 export interface MomentSet {
-  mean: number[];
-  variance: number[][];
-  std: number[];
+  /** Null (in theoretical moments) for a variable with a unit root, as are its other moments. */
+  mean: (number | null)[];
+  variance: (number | null)[][];
+  std: (number | null)[];
   /** autocorr[k][i]: corr(y_i,t, y_i,t-k-1); null for a variable with no variance. */
   autocorr: (number | null)[][];
   correlation: (number | null)[][];
 }
 
+/** Theoretical moments and the variables without them (unit roots), by index. */
+export interface TheoreticalMoments extends MomentSet {
+  nonStationary: number[];
+}
+
 /** Variance below which a variable counts as constant (its correlations are undefined). */
 const ZERO_VARIANCE = 1e-20;
 
-function momentSet(mean: number[], variance: Mat, autocov: Float64Array[]): MomentSet {
+function momentSet(
+  mean: number[],
+  variance: Mat,
+  autocov: Float64Array[],
+  undefinedFor: ReadonlySet<number> = new Set(),
+): MomentSet {
   const n = variance.length;
+  const defined = (i: number): boolean => !undefinedFor.has(i);
   const v = Array.from({ length: n }, (_, i) => (variance[i] as Float64Array)[i] as number);
   const std = v.map((x) => Math.sqrt(Math.max(x, 0)));
+  const varies = (i: number): boolean => defined(i) && (v[i] as number) > ZERO_VARIANCE;
   return {
-    mean,
-    variance: variance.map((row) => Array.from(row)),
-    std,
+    mean: mean.map((x, i) => (defined(i) ? x : null)),
+    variance: variance.map((row, i) =>
+      Array.from(row, (c, j) => (defined(i) && defined(j) ? c : null)),
+    ),
+    std: std.map((x, i) => (defined(i) ? x : null)),
     autocorr: autocov.map((row) =>
-      Array.from(row, (c, i) => ((v[i] as number) > ZERO_VARIANCE ? c / (v[i] as number) : null)),
+      Array.from(row, (c, i) => (varies(i) ? c / (v[i] as number) : null)),
     ),
     correlation: variance.map((row, i) =>
       Array.from(row, (c, j) =>
-        (v[i] as number) > ZERO_VARIANCE && (v[j] as number) > ZERO_VARIANCE
-          ? c / ((std[i] as number) * (std[j] as number))
-          : null,
+        varies(i) && varies(j) ? c / ((std[i] as number) * (std[j] as number)) : null,
       ),
     ),
   };
@@ -53,11 +68,8 @@ function stateSystem(solution: FirstOrderSolution): { A: Mat; C: Mat } {
   };
 }
 
-function shockCovariance(sigma: Float64Array): Mat {
-  const m = sigma.length;
-  const omega = zeros(m, m);
-  for (let k = 0; k < m; k++) (omega[k] as Float64Array)[k] = (sigma[k] as number) ** 2;
-  return omega;
+function covarianceOf(shocks: Float64Array | Mat): Mat {
+  return shocks instanceof Float64Array ? diagonalCovariance(shocks) : shocks;
 }
 
 /** Solves X = A X A' + Q by doubling; null when A is not stable (no stationary variance). */
@@ -75,21 +87,40 @@ export function discreteLyapunov(A: Mat, Q: Mat): Mat | null {
   return null;
 }
 
-/** Theoretical moments of the unfiltered variables; null if the solution is not stationary. */
+/**
+ * Theoretical moments of the unfiltered variables, as Dynare's th_autocovariances computes
+ * them: the variance of the states solves a Lyapunov equation on the stable part of their
+ * dynamics; variables that load on a unit root have no moments (null, listed in
+ * `nonStationary`). Null only when the stable part has no stationary variance (cannot happen
+ * for a solution that passed the Blanchard-Kahn check).
+ */
 export function theoreticalMoments(
   solution: FirstOrderSolution,
-  sigma: Float64Array,
+  shocks: Float64Array | Mat,
   steadyState: Float64Array,
   lags = AUTOCORR_LAGS,
-): MomentSet | null {
+): TheoreticalMoments | null {
   const { G, H } = solution;
   const { A, C } = stateSystem(solution);
-  const omega = shockCovariance(sigma);
+  const omega = covarianceOf(shocks);
   const ns = A.length;
   let variance: Mat;
   let P: Mat; // Cov(s_t, y_t)
+  let nonStationary: number[] = [];
   if (ns > 0) {
-    const Sigma = discreteLyapunov(A, matMul(matMul(C, omega), transpose(C)));
+    const COC = matMul(matMul(C, omega), transpose(C));
+    let Sigma: Mat | null;
+    const split = splitUnitRoots(A);
+    if (split.k === 0) {
+      Sigma = discreteLyapunov(A, COC);
+    } else {
+      // Project on the stable complement W: b = W's follows b_t = (W'AW) b_{t-1} + W'C u_t.
+      const W = split.stable;
+      const Wt = transpose(W);
+      const X = discreteLyapunov(matMul(matMul(Wt, A), W), matMul(matMul(Wt, COC), W));
+      Sigma = X && matMul(matMul(W, X), Wt);
+      nonStationary = nonStationaryRows(G, split.unit);
+    }
     if (!Sigma) return null;
     const HOH = matMul(matMul(H, omega), transpose(H));
     variance = addScaled(matMul(matMul(G, Sigma), transpose(G)), HOH);
@@ -106,7 +137,10 @@ export function theoreticalMoments(
     autocov.push(Float64Array.from(cov, (row, i) => row[i] as number));
     if (ns > 0) GA = matMul(GA, A);
   }
-  return momentSet(Array.from(steadyState), variance, autocov);
+  return {
+    ...momentSet(Array.from(steadyState), variance, autocov, new Set(nonStationary)),
+    nonStationary,
+  };
 }
 
 /**
@@ -115,16 +149,19 @@ export function theoreticalMoments(
  */
 export function hpFilteredMoments(
   solution: FirstOrderSolution,
-  sigma: Float64Array,
+  shocks: Float64Array | Mat,
   steadyState: Float64Array,
   lags = AUTOCORR_LAGS,
   lambda = HP_LAMBDA,
 ): MomentSet {
   const { G, H } = solution;
   const { A, C } = stateSystem(solution);
+  const omega = covarianceOf(shocks);
   const n = G.length;
-  const m = sigma.length;
+  const m = omega.length;
   const ns = A.length;
+  const psiOR = zeros(n, m); // Psi Omega
+  const psiOI = zeros(n, m);
   const acc = Array.from({ length: lags + 1 }, () => zeros(n, n));
   const psiR = zeros(n, m);
   const psiI = zeros(n, m);
@@ -154,18 +191,30 @@ export function hpFilteredMoments(
     }
     const weight = (gain * gain) / HP_GRID;
     for (let a = 0; a < n; a++) {
+      for (let l = 0; l < m; l++) {
+        let r = 0;
+        let c = 0;
+        for (let k = 0; k < m; k++) {
+          const o = (omega[k] as Float64Array)[l] as number;
+          r += ((psiR[a] as Float64Array)[k] as number) * o;
+          c += ((psiI[a] as Float64Array)[k] as number) * o;
+        }
+        (psiOR[a] as Float64Array)[l] = r;
+        (psiOI[a] as Float64Array)[l] = c;
+      }
+    }
+    for (let a = 0; a < n; a++) {
       for (let b = 0; b < n; b++) {
         // (Psi Omega Psi^H)_{ab}
         let sr = 0;
         let si = 0;
         for (let k = 0; k < m; k++) {
-          const s2 = (sigma[k] as number) ** 2;
-          const pr = (psiR[a] as Float64Array)[k] as number;
-          const pi = (psiI[a] as Float64Array)[k] as number;
+          const pr = (psiOR[a] as Float64Array)[k] as number;
+          const pi = (psiOI[a] as Float64Array)[k] as number;
           const qr = (psiR[b] as Float64Array)[k] as number;
           const qi = -((psiI[b] as Float64Array)[k] as number);
-          sr += s2 * (pr * qr - pi * qi);
-          si += s2 * (pr * qi + pi * qr);
+          sr += pr * qr - pi * qi;
+          si += pr * qi + pi * qr;
         }
         for (let lag = 0; lag <= lags; lag++) {
           // real part of f e^{i w lag}

@@ -39,7 +39,14 @@ export const DEFAULT_BURN_IN = 100;
 export const DEFAULT_SEED = 1;
 
 function toMoments(names: string[], set: MomentSet): Moments {
-  return { variables: names, ...set };
+  const { mean, variance, std, autocorr, correlation } = set;
+  return { variables: names, mean, variance, std, autocorr, correlation };
+}
+
+function unitRootNote(variables: string[]): string {
+  const list = variables.map((v) => `'${v}'`).join(', ');
+  const one = variables.length === 1;
+  return `The model has a unit root: ${list} ${one ? 'is' : 'are'} not stationary, so ${one ? 'it has' : 'they have'} no theoretical moments (mean, standard deviation, autocorrelations and correlations are not defined, as in Dynare). The simulated moments describe one simulated sample only and do not converge as the sample grows.`;
 }
 
 function byName(names: string[], values: Float64Array): Record<string, number> {
@@ -79,10 +86,10 @@ export function runModel(
     'equations' in input && 'endo' in input ? (input as CompiledModel) : compileModel(input);
   const overrides = options.overrides ?? {};
   const solved = solveModel(model, overrides);
-  const { steadyState, solution, sigma } = solved;
+  const { steadyState, solution, covariance } = solved;
   const { endo, exo, description } = model;
 
-  const irfArrays = impulseResponses(solution, sigma, irfPeriods);
+  const irfArrays = impulseResponses(solution, covariance, irfPeriods);
   const irfs = Object.fromEntries(
     exo.map((shock, k) => [
       shock,
@@ -91,14 +98,21 @@ export function runModel(
       ),
     ]),
   );
-  const series = simulate(solution, sigma, periods, burnIn, seed);
-  const source = new MomentSource(solved, series);
+  const series = simulate(solution, covariance, periods, burnIn, seed);
+  const source = new MomentSource(solved);
   const theoretical = source.unfiltered();
+  const nonStationary = theoretical?.nonStationary.map((i) => endo[i] as string) ?? [];
 
   const scenario = description.scenario;
   let transition: ModelRun['transition'] = null;
   let comparativeStatics: ModelRun['comparativeStatics'] = null;
   if (scenario) {
+    if (model.usesSteadyStateOperator) {
+      throw new ModelError(
+        'invalid_model',
+        'A scenario (perfect-foresight transition) cannot be computed for a model whose equations use steady_state(); remove the scenario or the operator',
+      );
+    }
     const newParams = parameterVector(model, { ...overrides, ...scenario.changes });
     const terminal = findSteadyState(model, newParams, steadyState).values;
     const initial = Float64Array.from(steadyState);
@@ -148,6 +162,13 @@ export function runModel(
     irfPeriods,
     irfs,
     theoreticalMoments: theoretical ? toMoments(endo, theoretical) : null,
+    unitRoot:
+      nonStationary.length > 0
+        ? {
+            nonStationary,
+            note: unitRootNote(nonStationary),
+          }
+        : null,
     simulation: {
       periods,
       burnIn,

@@ -59,7 +59,10 @@ export function compareResults(ours: ModelRun, dynare: DynareResults): DynareCom
     variance = 0;
     ours.theoreticalMoments.variance.forEach((row, i) =>
       row.forEach((x, j) => {
-        variance = Math.max(variance as number, Math.abs(x - (dynare.variance[i]?.[j] ?? NaN)));
+        // a variable with a unit root has no variance, here (null) as in Dynare (NaN)
+        const theirs = dynare.variance[i]?.[j] ?? NaN;
+        if (x === null && Number.isNaN(theirs)) return;
+        variance = Math.max(variance as number, x === null ? NaN : Math.abs(x - theirs));
       }),
     );
   }

@@ -1,15 +1,16 @@
 import type { MomentTarget } from '../../../common/teams/model';
 import { parameterVector, type CompiledModel } from './compile';
 import { ModelError } from './errors';
+import type { Mat } from './linalg';
 import {
   HP_LAMBDA,
-  hpCycle,
   hpFilteredMoments,
-  sampleMoments,
   theoreticalMoments,
   type MomentSet,
+  type TheoreticalMoments,
 } from './moments';
 import { solveFirstOrder, type FirstOrderSolution } from './perturbation';
+import { shockCovariance } from './shocks';
 import { findSteadyState, startingValues } from './steady';
 
 /** One parameterisation of a compiled model, solved to first order. */
@@ -21,6 +22,8 @@ export interface SolvedModel {
   solution: FirstOrderSolution;
   /** Standard deviation of each shock. */
   sigma: Float64Array;
+  /** The shocks' covariance matrix Sigma_e (diagonal sigma^2 unless shocks are correlated). */
+  covariance: Mat;
 }
 
 export function solveModel(
@@ -31,41 +34,32 @@ export function solveModel(
   const params = parameterVector(model, overrides);
   const ss = findSteadyState(model, params, start ?? startingValues(model, params));
   const solution = solveFirstOrder(model, ss.values, params);
-  const sigma = Float64Array.from(model.stderrParam, (i) => params[i] as number);
-  sigma.forEach((s, k) => {
-    if (!(s >= 0)) {
-      throw new ModelError(
-        'invalid_model',
-        `The standard deviation of shock '${model.exo[k]}' must be zero or positive (got ${s})`,
-      );
-    }
-  });
+  const covariance = shockCovariance(model, params);
   return {
     model,
     params,
     steadyState: ss.values,
     steadyStateIterations: ss.iterations,
     solution,
-    sigma,
+    sigma: Float64Array.from(model.stderrParam, (i) => params[i] as number),
+    covariance,
   };
 }
 
-/** Lazily computed moment sets a list of targets needs. */
+/**
+ * Lazily computed moment sets a list of targets needs. All are theoretical: unfiltered
+ * moments of a variable with a unit root are undefined (null); HP-filtered ones exist, since
+ * the filter removes the zero frequency where the unit root lives.
+ */
 export class MomentSource {
-  private theoretical?: MomentSet | null;
+  private theoretical?: TheoreticalMoments | null;
   private readonly hp = new Map<number, MomentSet>();
-  constructor(
-    private readonly solved: SolvedModel,
-    /** Simulated deviations, used when theoretical moments do not exist (non-stationary). */
-    private readonly simulated?: Float64Array[],
-  ) {}
+  constructor(private readonly solved: SolvedModel) {}
 
-  unfiltered(): MomentSet | null {
+  unfiltered(): TheoreticalMoments | null {
     if (this.theoretical === undefined) {
-      const { solution, sigma, steadyState } = this.solved;
-      this.theoretical = theoreticalMoments(solution, sigma, steadyState);
-      if (!this.theoretical && this.simulated)
-        this.theoretical = sampleMoments(this.simulated, steadyState);
+      const { solution, covariance, steadyState } = this.solved;
+      this.theoretical = theoreticalMoments(solution, covariance, steadyState);
     }
     return this.theoretical;
   }
@@ -73,21 +67,14 @@ export class MomentSource {
   filtered(lambda = HP_LAMBDA): MomentSet {
     let set = this.hp.get(lambda);
     if (!set) {
-      const { solution, sigma, steadyState } = this.solved;
-      const stationary = theoreticalMoments(solution, sigma, steadyState) !== null;
-      set =
-        stationary || !this.simulated
-          ? hpFilteredMoments(solution, sigma, steadyState, undefined, lambda)
-          : sampleMoments(
-              this.simulated.map((s) => hpCycle(s, lambda)),
-              steadyState,
-            );
+      const { solution, covariance, steadyState } = this.solved;
+      set = hpFilteredMoments(solution, covariance, steadyState, undefined, lambda);
       this.hp.set(lambda, set);
     }
     return set;
   }
 
-  /** The model's value of a target moment, or null when it is undefined (zero variance). */
+  /** The model's value of a target moment, or null when it is undefined (zero variance, unit root). */
   value(target: MomentTarget): number | null {
     const index = (name: string): number => {
       const i = this.solved.model.endo.indexOf(name);
@@ -99,12 +86,16 @@ export class MomentSource {
       return i;
     };
     const i = index(target.variable);
-    if (target.statistic === 'mean') return this.solved.steadyState[i] as number;
+    if (target.statistic === 'mean') {
+      // a variable with a unit root has no unconditional mean
+      if (this.unfiltered()?.nonStationary.includes(i)) return null;
+      return this.solved.steadyState[i] as number;
+    }
     const set = target.filter === 'hp' ? this.filtered(target.lambda) : this.unfiltered();
     if (!set) return null;
     switch (target.statistic) {
       case 'std':
-        return set.std[i] as number;
+        return set.std[i] ?? null;
       case 'autocorr':
         return (set.autocorr[0] as (number | null)[])[i] ?? null;
       case 'relstd': {
@@ -113,8 +104,9 @@ export class MomentSource {
             'invalid_input',
             `A relstd target needs 'other' (for ${target.variable})`,
           );
-        const d = set.std[index(target.other)] as number;
-        return d > 0 ? (set.std[i] as number) / d : null;
+        const d = set.std[index(target.other)] ?? null;
+        const s = set.std[i] ?? null;
+        return s !== null && d !== null && d > 0 ? s / d : null;
       }
       case 'corr': {
         if (!target.other)

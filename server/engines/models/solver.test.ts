@@ -185,7 +185,7 @@ describe('moments and simulation', () => {
     const run = runModel(canonicalModel('RBC'), { periods: 10_000, seed: 7 });
     const theo = run.theoreticalMoments!;
     const sim = run.simulatedMoments;
-    theo.std.forEach((s, i) => expect(Math.abs(sim.std[i]! - s) / s).toBeLessThan(0.15));
+    theo.std.forEach((s, i) => expect(Math.abs(sim.std[i]! - s!) / s!).toBeLessThan(0.15));
     expect(run.simulation.series.y).toHaveLength(10_000);
     // the same seed gives the same path; another seed another one
     expect(runModel(canonicalModel('RBC'), { periods: 50, seed: 7 }).simulation.series.y).toEqual(
