@@ -50,14 +50,14 @@ describe('closed forms', () => {
     expect(run.theoreticalMoments!.autocorr[2]![ia]).toBeCloseTo(0.95 ** 3, 12);
   });
 
-  it('three-equation NK model: impulse responses equal the analytic solution (Galí 2015, ch. 3)', () => {
+  it('NK model: impulse responses equal the analytic solution (Galí 2015, ch. 3)', () => {
     const run = runModel(canonicalModel('NK'));
     const beta = 0.99;
     const sigma = 1;
-    const phi = 1;
-    const alpha = 1 / 3;
-    const eps = 6;
-    const theta = 2 / 3;
+    const phi = 5;
+    const alpha = 1 / 4;
+    const eps = 9;
+    const theta = 3 / 4;
     const phiPi = 1.5;
     const phiY = 0.125;
     const lambda =
@@ -67,7 +67,8 @@ describe('closed forms', () => {
     const Lambda = (rho: number): number =>
       1 / ((1 - beta * rho) * (sigma * (1 - rho) + phiY) + kappa * (phiPi - rho));
 
-    // monetary shock: x = -(1 - beta rho) Lambda v, pi = -kappa Lambda v
+    // monetary shock: x = -(1 - beta rho) Lambda v, pi = -kappa Lambda v (the rule's response
+    // to output is a response to the gap here, since natural output does not move)
     const rv = 0.5;
     const sv = 0.0025;
     for (let h = 0; h < 40; h++) {
@@ -79,17 +80,18 @@ describe('closed forms', () => {
         14,
       );
     }
-    // technology shock: x = -sigma psi (1 - rho)(1 - beta rho) Lambda a
+    // technology shock: the rule responds to output y = x + psi a, so the shock enters like a
+    // policy shock of size psi (sigma (1 - rho) + phi_y) a:
+    // x = -psi (sigma (1 - rho) + phi_y)(1 - beta rho) Lambda a, pi = -psi (...) kappa Lambda a
     const ra = 0.9;
     const sa = 0.01;
     for (let h = 0; h < 40; h++) {
       const a = sa * ra ** h;
-      expect(run.irfs.e_a!.x![h]).toBeCloseTo(
-        -sigma * psiYa * (1 - ra) * (1 - beta * ra) * Lambda(ra) * a,
-        14,
-      );
-      expect(run.irfs.e_a!.pi![h]).toBeCloseTo(
-        -sigma * psiYa * (1 - ra) * kappa * Lambda(ra) * a,
+      const size = psiYa * (sigma * (1 - ra) + phiY) * a;
+      expect(run.irfs.e_a!.x![h]).toBeCloseTo(-(1 - beta * ra) * Lambda(ra) * size, 14);
+      expect(run.irfs.e_a!.pi![h]).toBeCloseTo(-kappa * Lambda(ra) * size, 14);
+      expect(run.irfs.e_a!.y![h]).toBeCloseTo(
+        psiYa * a - (1 - beta * ra) * Lambda(ra) * size,
         14,
       );
     }

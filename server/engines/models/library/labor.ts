@@ -8,7 +8,7 @@ export const labor: ModelDescriptionInput = {
     'Firms post costly vacancies, a matching function brings vacancies and unemployed workers together, wages are set by Nash bargaining, and labour productivity follows an AR(1) process. Tightness, vacancies and unemployment are in logs. The calibration follows Shimer (2005), whose point is that this model makes unemployment and vacancies far less volatile than in the data.',
   framework: `**Agents.** Risk-neutral workers, employed or unemployed (an unemployed worker enjoys the flow value $z$); risk-neutral firms with one job each, which pay a flow cost $c$ to keep a vacancy open and produce $p_t$ when matched.
 
-**Markets.** The labour market has search frictions: matches are $m(u,v) = \\mu u^{\\eta} v^{1-\\eta}$, so a vacancy is filled with probability $q(\\theta) = \\mu\\theta^{-\\eta}$ and a worker finds a job with probability $f(\\theta) = \\mu\\theta^{1-\\eta}$, where $\\theta = v/u$ is market tightness. Free entry drives the value of a vacancy to zero. Matches separate with probability $s$. The wage splits the match surplus by Nash bargaining with worker share $\\beta_w$.
+**Markets.** The labour market has search frictions: matches are $m(u,v) = \\mu u^{\\eta} v^{1-\\eta}$, where $\\theta = v/u$ is market tightness. Free entry drives the value of a vacancy to zero. Jobs end at the Poisson rate $s$ and unemployed workers find jobs at the rate $\\lambda(\\theta) = \\mu\\theta^{1-\\eta}$ (Shimer's continuous-time flows); over a quarter these give the transition probabilities $f_t = \\frac{\\lambda_t}{s+\\lambda_t}(1 - e^{-(s+\\lambda_t)})$ into and $\\sigma_t = \\frac{s}{s+\\lambda_t}(1 - e^{-(s+\\lambda_t)})$ out of employment, and a vacancy is filled with probability $q_t = f_t/\\theta_t$. The wage splits the match surplus by Nash bargaining with worker share $\\beta_w$.
 
 **Assumptions.** One period is a quarter; the unemployed at the end of the previous quarter search in the current one; productivity $p_t = \\log$ of labour productivity follows an AR(1) process; there is no capital and no aggregate risk aversion.
 
@@ -32,7 +32,9 @@ export const labor: ModelDescriptionInput = {
     { name: 'lth', label: 'labour market tightness v/u (log)', latex: '\\log\\theta' },
     { name: 'lu', label: 'unemployment rate (log)', latex: '\\log u' },
     { name: 'lv', label: 'vacancies (log)', latex: '\\log v' },
-    { name: 'f', label: 'job-finding probability', latex: 'f' },
+    { name: 'jfr', label: 'job-finding rate (Poisson, quarterly)', latex: '\\lambda' },
+    { name: 'f', label: 'job-finding probability (quarterly)', latex: 'f' },
+    { name: 'sep', label: 'separation probability (quarterly)', latex: '\\sigma' },
     { name: 'q', label: 'vacancy-filling probability', latex: 'q' },
     { name: 'w', label: 'wage', latex: 'w' },
     { name: 'p', label: 'labour productivity (log)', latex: 'p' },
@@ -50,10 +52,10 @@ export const labor: ModelDescriptionInput = {
     },
     {
       name: 's',
-      label: 'separation probability (quarterly)',
+      label: 'separation rate (quarterly, Poisson)',
       latex: 's',
       value: 0.1,
-      source: 'Shimer (2005), Table 2 (separation rate 0.10 per quarter)',
+      source: 'Shimer (2005), Table 2 (separation rate 0.10 per quarter, a Poisson rate)',
     },
     {
       name: 'eta',
@@ -107,36 +109,61 @@ export const labor: ModelDescriptionInput = {
     },
     {
       name: 'mu',
-      label: 'matching efficiency',
+      label: 'matching efficiency (job-finding rate at tightness 1)',
       latex: '\\mu',
-      expr: '1 - exp(-frate)',
+      expr: 'frate',
+      source: 'The job-finding rate at tightness normalised to 1 (as Shimer 2005)',
+    },
+    {
+      name: 'f_ss',
+      label: 'steady-state quarterly job-finding probability',
+      latex: 'f^*',
+      expr: 'mu/(s + mu)*(1 - exp(-(s + mu)))',
       source:
-        'Quarterly job-finding probability implied by the rate, with tightness normalised to 1 (as Shimer 2005)',
+        "Probability that a worker unemployed at the start of a quarter is employed at its end, under Shimer's (2005) rates",
+    },
+    {
+      name: 'sep_ss',
+      label: 'steady-state quarterly separation probability',
+      latex: '\\sigma^*',
+      expr: 's/(s + mu)*(1 - exp(-(s + mu)))',
+      source:
+        "Probability that a worker employed at the start of a quarter is unemployed at its end, under Shimer's (2005) rates",
     },
     {
       name: 'cv',
       label: 'vacancy cost',
       latex: 'c',
-      expr: 'beta*(1 - beta_w)*(1 - z)/((1 - beta*(1 - s))/mu + beta*beta_w)',
+      expr: 'beta*(1 - beta_w)*(1 - z)/((1 - beta*(1 - sep_ss))/f_ss + beta*beta_w)',
       source: 'Calibrated so that steady-state tightness is 1 (as Shimer 2005)',
     },
   ],
   equations: [
     {
+      label: 'Job-finding rate',
+      text: 'jfr = mu*exp((1 - eta)*lth)',
+      latex: '\\lambda_t = \\mu\\theta_t^{1-\\eta}',
+    },
+    {
       label: 'Job-finding probability',
-      text: 'f = mu*exp((1 - eta)*lth)',
-      latex: 'f_t = \\mu\\theta_t^{1-\\eta}',
+      text: 'f = jfr/(s + jfr)*(1 - exp(-(s + jfr)))',
+      latex: 'f_t = \\frac{\\lambda_t}{s + \\lambda_t}\\left(1 - e^{-(s + \\lambda_t)}\\right)',
+    },
+    {
+      label: 'Separation probability',
+      text: 'sep = s/(s + jfr)*(1 - exp(-(s + jfr)))',
+      latex: '\\sigma_t = \\frac{s}{s + \\lambda_t}\\left(1 - e^{-(s + \\lambda_t)}\\right)',
     },
     {
       label: 'Vacancy-filling probability',
-      text: 'q = mu*exp(-eta*lth)',
-      latex: 'q_t = \\mu\\theta_t^{-\\eta}',
+      text: 'q = f*exp(-lth)',
+      latex: 'q_t = f_t/\\theta_t',
     },
     { label: 'Tightness', text: 'lth = lv - lu(-1)', latex: '\\theta_t = \\frac{v_t}{u_{t-1}}' },
     {
       label: 'Unemployment dynamics',
-      text: 'exp(lu) = exp(lu(-1)) + s*(1 - exp(lu(-1))) - f*exp(lu(-1))',
-      latex: 'u_t = u_{t-1} + s(1 - u_{t-1}) - f_t u_{t-1}',
+      text: 'exp(lu) = exp(lu(-1)) + sep*(1 - exp(lu(-1))) - f*exp(lu(-1))',
+      latex: 'u_t = u_{t-1} + \\sigma_t(1 - u_{t-1}) - f_t u_{t-1}',
     },
     {
       label: 'Nash wage',
@@ -145,9 +172,9 @@ export const labor: ModelDescriptionInput = {
     },
     {
       label: 'Job creation (free entry)',
-      text: 'cv/q = beta*(exp(p(+1)) - w(+1) + (1 - s)*cv/q(+1))',
+      text: 'cv/q = beta*(exp(p(+1)) - w(+1) + (1 - sep(+1))*cv/q(+1))',
       latex:
-        '\\frac{c}{q_t} = \\beta E_t\\left[e^{p_{t+1}} - w_{t+1} + (1-s)\\frac{c}{q_{t+1}}\\right]',
+        '\\frac{c}{q_t} = \\beta E_t\\left[e^{p_{t+1}} - w_{t+1} + (1-\\sigma_{t+1})\\frac{c}{q_{t+1}}\\right]',
     },
     {
       label: 'Productivity',
@@ -158,14 +185,16 @@ export const labor: ModelDescriptionInput = {
   steadyState: {
     p: 0,
     lth: 0,
-    f: 'mu',
-    q: 'mu',
-    lu: 'log(s/(s + mu))',
+    jfr: 'mu',
+    f: 'f_ss',
+    sep: 'sep_ss',
+    q: 'f_ss',
+    lu: 'log(sep_ss/(sep_ss + f_ss))',
     lv: 'lth + lu',
     w: 'beta_w*(1 + cv) + (1 - beta_w)*z',
   },
   calibrationSource:
-    'Shimer (2005), Table 2, in discrete quarterly time: the continuous-time job-finding rate 1.355 becomes the probability 1 - exp(-1.355); tightness is normalised to 1 through the vacancy cost; productivity persistence and volatility match Shimer (2005), Table 1.',
+    "Shimer (2005), Table 2, in discrete quarterly time: the separation rate 0.10 and the job-finding rate 1.355 are both Poisson rates per quarter, turned into the quarterly transition probabilities of Shimer's continuous-time worker flows (so steady-state unemployment is s/(s + f) = 6.9%, as in continuous time); tightness is normalised to 1 through the vacancy cost; productivity persistence and volatility match Shimer (2005), Table 1.",
   keyVariables: ['lu', 'lv', 'lth', 'w', 'p'],
   targets: [
     {

@@ -1,12 +1,16 @@
 import type { ModelDescriptionInput } from '../../../../common/teams/model';
 
-/** The basic three-equation New Keynesian model (Galí 2015, chapter 3), log-linear. */
+/**
+ * The basic New Keynesian model (Galí 2015, chapter 3), log-linear, with the second edition's
+ * calibration (p. 67) and its interest-rate rule, which responds to inflation and to output's
+ * deviation from steady state, as in Dynare's own Gali_2015.mod (testdata/).
+ */
 export const nk: ModelDescriptionInput = {
   type: 'NK',
   title: 'Three-equation New Keynesian model (Galí 2015, chapter 3)',
   summary:
-    'A dynamic IS curve, a New Keynesian Phillips curve and a Taylor rule in the output gap, inflation and the nominal interest rate, driven by a monetary policy shock and a technology shock. Variables are log deviations from a zero-inflation steady state (rates are quarterly).',
-  framework: `**Agents.** Households with utility $\\frac{C^{1-\\sigma}}{1-\\sigma} - \\frac{N^{1+\\varphi}}{1+\\varphi}$ consume a CES basket of differentiated goods (elasticity $\\epsilon$) and supply labour. Monopolistically competitive firms produce with $Y = A N^{1-\\alpha}$ and reset prices with probability $1-\\theta$ each quarter (Calvo 1983). A central bank sets the nominal interest rate by a Taylor-type rule.
+    'A dynamic IS curve, a New Keynesian Phillips curve and a Taylor rule that responds to inflation and to output, in the output gap, inflation and the nominal interest rate, driven by a monetary policy shock and a technology shock. Variables are log deviations from a zero-inflation steady state (rates are quarterly).',
+  framework: `**Agents.** Households with utility $\\frac{C^{1-\\sigma}}{1-\\sigma} - \\frac{N^{1+\\varphi}}{1+\\varphi}$ consume a CES basket of differentiated goods (elasticity $\\epsilon$) and supply labour. Monopolistically competitive firms produce with $Y = A N^{1-\\alpha}$ and reset prices with probability $1-\\theta$ each quarter (Calvo 1983). A central bank sets the nominal interest rate by a Taylor-type rule that responds to inflation and to output's deviation from its steady state (Galí 2015, chapter 3, eq. (26)).
 
 **Markets.** Goods are differentiated, so firms have pricing power; labour and bond markets are competitive. Output equals consumption.
 
@@ -38,7 +42,7 @@ export const nk: ModelDescriptionInput = {
     { name: 'r', label: 'real interest rate (quarterly)', latex: 'r' },
     { name: 'rn', label: 'natural real interest rate', latex: 'r^n' },
     { name: 'yn', label: 'natural output', latex: 'y^n' },
-    { name: 'y', label: 'output', latex: 'y' },
+    { name: 'y', label: 'output (deviation from steady state)', latex: 'y' },
     { name: 'v', label: 'monetary policy shock', latex: 'v' },
     { name: 'a', label: 'technology', latex: 'a' },
   ],
@@ -57,77 +61,78 @@ export const nk: ModelDescriptionInput = {
       label: 'discount factor',
       latex: '\\beta',
       value: 0.99,
-      source: 'Galí (2015), section 3.4.1',
+      source: 'Galí (2015), chapter 3, p. 67',
     },
     {
       name: 'sigma',
       label: 'inverse elasticity of intertemporal substitution',
       latex: '\\sigma',
       value: 1,
-      source: 'Galí (2015), section 3.4.1 (log utility)',
+      source: 'Galí (2015), chapter 3, p. 67 (log utility)',
     },
     {
       name: 'phi',
       label: 'inverse Frisch elasticity',
       latex: '\\varphi',
-      value: 1,
-      source: 'Galí (2015), section 3.4.1',
+      value: 5,
+      source: 'Galí (2015), chapter 3, p. 67 (a Frisch elasticity of 0.2)',
     },
     {
       name: 'alpha',
       label: 'one minus the labour share',
       latex: '\\alpha',
-      value: 1 / 3,
-      source: 'Galí (2015), section 3.4.1',
+      value: 1 / 4,
+      source: 'Galí (2015), chapter 3, p. 67',
     },
     {
       name: 'epsilon',
       label: 'elasticity of substitution between goods',
       latex: '\\epsilon',
-      value: 6,
-      source: 'Galí (2015), section 3.4.1 (20% steady-state markup)',
+      value: 9,
+      source: 'Galí (2015), chapter 3, p. 67 (a steady-state markup of 12.5%)',
     },
     {
       name: 'theta',
       label: 'Calvo probability of keeping the price',
       latex: '\\theta',
-      value: 2 / 3,
-      source: 'Galí (2015), section 3.4.1 (average price duration of three quarters)',
+      value: 3 / 4,
+      source: 'Galí (2015), chapter 3, p. 67 (an average price duration of one year)',
     },
     {
       name: 'phi_pi',
       label: 'Taylor-rule response to inflation',
       latex: '\\phi_\\pi',
       value: 1.5,
-      source: 'Galí (2015), section 3.4.1; Taylor (1993)',
+      source: 'Galí (2015), chapter 3, p. 67; Taylor (1993)',
     },
     {
       name: 'phi_y',
-      label: 'Taylor-rule response to the output gap',
+      label: "Taylor-rule response to output's deviation from steady state",
       latex: '\\phi_y',
       value: 0.125,
-      source: 'Galí (2015), section 3.4.1 (0.5/4, Taylor 1993 in quarterly rates)',
+      source: 'Galí (2015), chapter 3, p. 67 (0.5/4, Taylor 1993 in quarterly rates)',
     },
     {
       name: 'rho_v',
       label: 'persistence of the monetary shock',
       latex: '\\rho_v',
       value: 0.5,
-      source: 'Galí (2015), section 3.4.1.1',
+      source: 'Galí (2015), chapter 3, p. 67',
     },
     {
       name: 'rho_a',
       label: 'persistence of technology',
       latex: '\\rho_a',
       value: 0.9,
-      source: 'Galí (2015), section 3.4.1.2',
+      source: 'Galí (2015), chapter 3, p. 67',
     },
     {
       name: 'sigma_v',
       label: 'std. dev. of the monetary innovation',
       latex: '\\sigma_v',
       value: 0.0025,
-      source: 'A 25 basis point innovation, the size of Galí (2015), section 3.4.1.1',
+      source:
+        "A 25 basis point innovation (1 percentage point annualised), the shock of Galí (2015), chapter 3, and of Dynare's Gali_2015.mod",
     },
     {
       name: 'sigma_a',
@@ -141,28 +146,28 @@ export const nk: ModelDescriptionInput = {
       label: 'decreasing-returns factor',
       latex: '\\Theta',
       expr: '(1 - alpha)/(1 - alpha + alpha*epsilon)',
-      source: 'Galí (2015), eq. (3.14)',
+      source: 'Galí (2015), chapter 3, p. 60',
     },
     {
       name: 'lambda',
       label: 'inflation sensitivity to marginal cost',
       latex: '\\lambda',
       expr: '(1 - theta)*(1 - beta*theta)/theta*Theta',
-      source: 'Galí (2015), eq. (3.16)',
+      source: 'Galí (2015), chapter 3, p. 61',
     },
     {
       name: 'kappa',
       label: 'slope of the Phillips curve',
       latex: '\\kappa',
       expr: 'lambda*(sigma + (phi + alpha)/(1 - alpha))',
-      source: 'Galí (2015), eq. (3.22)',
+      source: 'Galí (2015), chapter 3, p. 63',
     },
     {
       name: 'psi_ya',
       label: 'natural output response to technology',
       latex: '\\psi_{ya}',
       expr: '(1 + phi)/(sigma*(1 - alpha) + phi + alpha)',
-      source: 'Galí (2015), eq. (3.20)',
+      source: 'Galí (2015), chapter 3, p. 62',
     },
   ],
   equations: [
@@ -179,8 +184,8 @@ export const nk: ModelDescriptionInput = {
     },
     {
       label: 'Taylor rule',
-      text: 'i = phi_pi*pi + phi_y*x + v',
-      latex: 'i_t = \\phi_\\pi \\pi_t + \\phi_y \\tilde{y}_t + v_t',
+      text: 'i = phi_pi*pi + phi_y*y + v',
+      latex: 'i_t = \\phi_\\pi \\pi_t + \\phi_y \\hat{y}_t + v_t',
     },
     { label: 'Real interest rate', text: 'r = i - pi(+1)', latex: 'r_t = i_t - E_t\\pi_{t+1}' },
     {
@@ -203,7 +208,7 @@ export const nk: ModelDescriptionInput = {
   ],
   steadyState: {},
   calibrationSource:
-    'Galí (2015), chapter 3, section 3.4.1: the baseline quarterly calibration of the basic New Keynesian model.',
+    "Galí (2015), chapter 3, p. 67: the second edition's baseline quarterly calibration of the basic New Keynesian model (the values of Dynare's Gali_2015.mod).",
   keyVariables: ['x', 'pi', 'i', 'r', 'y'],
   targets: [],
   estimated: [],

@@ -24,6 +24,10 @@ export const rbc: ModelDescriptionInput = {
     },
     {
       citation:
+        'Hansen, G. D. (1985). Indivisible Labor and the Business Cycle. Journal of Monetary Economics, 16(3), 309-327.',
+    },
+    {
+      citation:
         'Cooley, T. F. and Prescott, E. C. (1995). Economic Growth and Business Cycles. In Frontiers of Business Cycle Research, Princeton University Press.',
     },
     {
@@ -50,7 +54,8 @@ export const rbc: ModelDescriptionInput = {
       label: 'capital share',
       latex: '\\alpha',
       value: 0.36,
-      source: 'Cooley and Prescott (1995): capital share of income in the US national accounts',
+      source:
+        "Hansen (1985): capital's share of income 0.36 (Cooley and Prescott 1995 use 0.40, with a broader measure of capital)",
     },
     {
       name: 'beta',
@@ -167,7 +172,7 @@ export const rbc: ModelDescriptionInput = {
     r: 'log(alpha) + y - k',
   },
   calibrationSource:
-    'Quarterly US calibration in the tradition of Cooley and Prescott (1995) and King and Rebelo (1999); the leisure weight is set so that hours are a third of time.',
+    "Quarterly US calibration in the tradition of Hansen (1985), Cooley and Prescott (1995) and King and Rebelo (1999): Hansen's capital share 0.36, discount factor 0.99 and depreciation 0.025; the leisure weight is set so that hours are a third of time.",
   keyVariables: ['y', 'c', 'inv', 'n', 'w', 'a'],
   targets: [
     {
