@@ -4,7 +4,7 @@ import { WORKFLOW_STAGES } from './projects';
 /**
  * The agent runtime's contract, shared by browser and server: sessions, session updates, the
  * WebSocket messages of /ws, the generic session endpoints every team screen uses, and the
- * version 2 agents API (agent-teams.md §4, §7, §9; ARCHITECTURE §6).
+ * version 2 agents API (docs/architecture.md §1, server/agents).
  *
  * Times are ISO 8601 strings. Ids are UUIDs. Every reply carries `success`.
  */
@@ -13,7 +13,7 @@ import { WORKFLOW_STAGES } from './projects';
 // Constants and enums
 // ---------------------------------------------------------------------------------------------
 
-/** agent-teams.md §4: the five session states and the labels of their chips. */
+/** The five session states and the labels of their status chips. */
 export const SESSION_STATUSES = [
   'idle',
   'processing',
@@ -35,7 +35,7 @@ export const SESSION_STATUS_LABELS: Record<SessionStatus, string> = {
 /** The feedback text Approve & Continue sends; anything else re-runs the phase. */
 export const APPROVAL_FEEDBACK = 'Approved';
 
-/** agent-teams.md §4: the seven session-update types of the real-time channel. */
+/** The seven session-update types of the real-time channel (/ws). */
 export const SESSION_UPDATE_TYPES = [
   'log_update',
   'checkpoint_reached',
@@ -70,7 +70,7 @@ export const AGENT_CONTROL_ACTIONS = ['pause', 'resume', 'cancel'] as const;
 export const agentControlActionSchema = z.enum(AGENT_CONTROL_ACTIONS);
 export type AgentControlAction = z.infer<typeof agentControlActionSchema>;
 
-/** agent-teams.md §8: the real-time channel reconnects up to 5 times, 3 s x attempt apart. */
+/** The real-time channel reconnects up to 5 times, 3 s x attempt apart (docs/product-rules.md). */
 export const WS_PATH = '/ws';
 export const WS_RECONNECT_ATTEMPTS = 5;
 export const WS_RECONNECT_DELAY_MS = 3000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The failure envelope every API error uses (ARCHITECTURE §4). */
+/** The failure envelope every API error uses (docs/architecture.md §4). */
 export const errorReplySchema = z.object({
   success: z.literal(false),
   error: z.string(),

@@ -72,7 +72,7 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-/** platform.md §3 User. Never carries a password hash. */
+/** A user account as the API returns it. Never carries a password hash. */
 export const userSchema = sessionUserSchema.extend({
   reason: z.string().nullable(),
   /** An administrator suspended the (approved) account: it cannot sign in until lifted. */

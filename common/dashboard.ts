@@ -3,8 +3,8 @@ import { PROJECT_STATUSES, WORKFLOW_STAGES } from './projects';
 
 /**
  * GET /api/dashboard (`user` access): the overview screen, computed from the caller's real data
- * (platform.md §2 Dashboard, §9 counts). Numbers that cannot be computed are null with a
- * `reason` the screen shows as a tooltip on '—'; nothing is invented.
+ * (the list lengths are in common/constants.ts). Numbers that cannot be computed are null with a
+ * `reason` the screen shows as a tooltip on '—'; nothing is invented (docs/product-rules.md).
  */
 
 /** A metric that may be unavailable. */

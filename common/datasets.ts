@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
 
-/** The dataset catalog (platform.md §3 Dataset, §9 data filter defaults). */
+/** The dataset catalog: its entries, their sources and types, and the list's filters. */
 
 export const DATASET_SOURCES = [
   'econlit',
@@ -85,7 +85,7 @@ export const datasetMetadataSchema = z.object({
 });
 export type DatasetMetadata = z.infer<typeof datasetMetadataSchema>;
 
-/** platform.md §3 Dataset as the API returns it. Dates are ISO 8601 strings. */
+/** A catalog entry as the API returns it. Dates are ISO 8601 strings. */
 export const datasetSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -185,7 +185,7 @@ export type UpdateDatasetRequest = z.input<typeof updateDatasetRequestSchema>;
 const blankToUndefined = (v: unknown) =>
   typeof v === 'string' && (v.trim() === '' || v === 'all') ? undefined : v;
 
-/** GET /api/datasets query: omitted, blank or 'all' filters mean all (§9 data filter defaults). */
+/** GET /api/datasets query: a filter that is omitted, blank or 'all' means no filter. */
 export const datasetListQuerySchema = pageQuerySchema.extend({
   search: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
   source: z.preprocess(blankToUndefined, sourceField.optional()),

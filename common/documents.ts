@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { pageQuerySchema } from './api';
 
 /**
- * Documents: artifacts saved from agent-team sessions or uploaded (platform.md §3 Document,
- * §2 Documentation page). Content is text (Markdown, plain text, JSON, CSV, LaTeX, BibTeX); an
+ * Documents: artifacts saved from agent-team sessions or uploaded, listed on the Documentation
+ * page. Content is text (Markdown, plain text, JSON, CSV, LaTeX, BibTeX); an
  * uploaded PDF is kept as it is, and its text, extracted on the server, is its content (for
  * search and the viewer).
  */
@@ -46,7 +46,7 @@ export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-/** platform.md §3 Document as listed. `size` is bytes; `created` is ISO 8601. */
+/** A document as listed. `size` is bytes; `created` is ISO 8601. */
 export const documentSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { pageQuerySchema } from './api';
 
 /**
- * Projects (platform.md §3 Project, §4 states, §5 validation, §9 sort options). Shared by the
+ * Projects: their fields, statuses, research stages, validation and sort options. Shared by the
  * Project Manager screen and server/modules/projects.
  */
 
 export const PROJECT_STATUSES = ['planning', 'active', 'paused', 'completed', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
-/** platform.md §4 research stages, in order. */
+/** The research stages a project goes through, in order. */
 export const WORKFLOW_STAGES = [
   'ideation',
   'proposal',
@@ -23,7 +23,7 @@ export const WORKFLOW_STAGES = [
 ] as const;
 export type WorkflowStage = (typeof WORKFLOW_STAGES)[number];
 
-/** platform.md §9 sort options; default is `newest` (dateCreated descending). */
+/** Sort options of the project list; default is `newest` (dateCreated descending). */
 export const PROJECT_SORTS = [
   'name_asc',
   'name_desc',
@@ -112,7 +112,7 @@ export const projectMetricsSchema = z.object({
 });
 export type ProjectMetrics = z.infer<typeof projectMetricsSchema>;
 
-/** platform.md §3 Project as the API returns it. Dates are ISO 8601 strings. */
+/** A project as the API returns it. Dates are ISO 8601 strings. */
 export const projectSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -152,7 +152,7 @@ const stageField = z.enum(WORKFLOW_STAGES, {
   message: `workflowStage must be one of: ${WORKFLOW_STAGES.join(', ')}`,
 });
 
-/** The editable fields; create requires title and researchArea (platform.md §5). */
+/** The editable fields; create requires title and researchArea. */
 const editableFields = {
   title: text('title', PROJECT_TITLE_MAX).min(1, 'title is required'),
   description: text('description', PROJECT_DESCRIPTION_MAX),

@@ -1,8 +1,8 @@
 /**
  * The retry arithmetic shared by the server's outbound HTTP client, its model calls and the
- * browser's 429 handling (agent-teams.md §9): how long a Retry-After header asks to wait, and the
- * doubling backoff with jitter used when it asks nothing. Pure functions: callers bring the clock
- * and the random source, so tests can fix both.
+ * browser's 429 handling (docs/product-rules.md): how long a Retry-After header asks to wait, and
+ * the doubling backoff with jitter used when it asks nothing. Pure functions: callers bring the
+ * clock and the random source, so tests can fix both.
  */
 
 /** What the doubling backoff needs: the first wait, the cap and the jitter fraction. */

@@ -3,7 +3,7 @@ import { displayNameSchema, userRoleSchema } from './auth';
 import { DATASET_SOURCES } from './datasets';
 
 /**
- * Per-user settings (platform.md §3 Settings, §5 slider rules, §9 defaults), stored on the
+ * Per-user settings with their limits (the sliders' ranges) and defaults, stored on the
  * server. Grouped by the Settings screen's categories. API keys are write-only: replies carry
  * `{hasKey, masked}`, never the key.
  */
@@ -413,7 +413,7 @@ export const serverModelsReplySchema = z.object({
 });
 export type ServerModelsReply = z.infer<typeof serverModelsReplySchema>;
 
-/** The Settings screen's confirmation (platform.md §2), also the PUT reply's message. */
+/** The Settings screen's confirmation, word for word, also the PUT reply's message. */
 export const SETTINGS_SAVED_MESSAGE = 'Settings have been saved successfully!';
 
 /**

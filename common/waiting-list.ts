@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INTEREST_AREAS } from './constants';
 import { emailSchema } from './auth';
 
-/** platform.md §5: empty optional fields are omitted, so blank strings (and null) become undefined. */
+/** Empty optional fields are omitted, so blank strings (and null) become undefined. */
 const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
 

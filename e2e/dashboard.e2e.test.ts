@@ -19,7 +19,7 @@ import {
 } from './support';
 
 /**
- * The dashboard (platform.md §2) against the real server with the runtime's test team: first
+ * The dashboard against the real server with the runtime's test team: first
  * empty (labelled example events, '—' with the server's reason, empty workflow table), then with
  * projects, a dataset in use and a session waiting at a checkpoint (real events, a workflow row,
  * the research-area chart). Every number on screen is the server's.

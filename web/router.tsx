@@ -5,8 +5,8 @@ import { RequireSession } from './layouts/RequireSession';
 import { TEAM_MANIFESTS } from './teams';
 
 /**
- * Every screen is its own chunk (ARCHITECTURE §9). Layouts suspend inside their <Outlet/>, so the
- * shell stays on screen while a page's chunk loads.
+ * Every screen is its own chunk (docs/architecture.md §7). Layouts suspend inside their
+ * <Outlet/>, so the shell stays on screen while a page's chunk loads.
  *
  * Routes are rendered with useRoutes under a <BrowserRouter>, not a data router: nothing here
  * uses loaders or actions, and the data router would add ~16 KB gzip to every page, the landing
@@ -97,7 +97,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      // Navigation targets some screens use (platform.md §2).
+      // Paths some screens link to, sent on to the page that has them.
       { path: 'projects', element: <Navigate to="/app/project-manager" replace /> },
       { path: 'agent-workflow', element: <Navigate to="/app/agent-workflow" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },

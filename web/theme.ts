@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import { createTheme } from '@mui/material/styles';
 
 /**
- * The one theme of the web app (ARCHITECTURE §9 Visual design): a calm, academic look with a deep
+ * The one theme of the web app: a calm, academic look with a deep
  * blue primary, a teal secondary, the system font stack and tabular figures, in a light and a dark
  * scheme. Colours are CSS variables switched by a class on <html>, so changing the mode does not
  * re-render the tree and 'system' follows prefers-color-scheme without flashing.

@@ -8,9 +8,9 @@ import { createWorldBank, type WorldBankClient } from './worldbank';
 
 /**
  * The Data team's connectors, built once per process around one outbound HTTP client whose
- * cache keeps identical queries for an hour (platform.md §9: data query cache lifetime), and
- * one streaming downloader for data files. Base URLs come from WORLDBANK_BASE_URL,
- * IMF_BASE_URL, FRED_BASE_URL and KAGGLE_BASE_URL (the defaults are the services' own).
+ * cache keeps identical queries for an hour (docs/product-rules.md), and one streaming
+ * downloader for data files. Base URLs come from WORLDBANK_BASE_URL, IMF_BASE_URL, FRED_BASE_URL
+ * and KAGGLE_BASE_URL (the defaults are the services' own).
  */
 
 export const DATA_QUERY_CACHE_MS = 60 * 60 * 1000;
@@ -20,7 +20,7 @@ export interface DataSourcesOptions {
   imfBaseUrl?: string;
   fredBaseUrl?: string;
   kaggleBaseUrl?: string;
-  /** Per request to an API. Default 30 s (platform.md §9 requestTimeout). */
+  /** Per request to an API. Default 30 s. */
   timeoutMs?: number;
   /** Retries of 408, 429 and 5xx (honouring Retry-After) and network errors. Default 3. */
   retries?: number;

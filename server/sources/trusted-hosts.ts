@@ -1,8 +1,7 @@
 /**
- * The trusted list of academic and institutional hosts (agent-teams.md §9: "Source links
- * filtered by a trusted list of academic and institutional hosts"). A link to a work is shown
- * only when its host is one of these or a subdomain of one; anything else (link farms, shorteners,
- * mirrors of unknown standing) is dropped and the work keeps its DOI link instead.
+ * The trusted list of academic and institutional hosts (docs/product-rules.md). A link to a work
+ * is shown only when its host is one of these or a subdomain of one; anything else (link farms,
+ * shorteners, mirrors of unknown standing) is dropped and the work keeps its DOI link instead.
  */
 
 /** Registries, indexes and preprint servers. */

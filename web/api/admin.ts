@@ -15,7 +15,7 @@ import {
 } from '../../common/waiting-list';
 import { checkedApi, unwrap, type ApiResult } from './client';
 
-/** Administrator calls (platform.md §6, §7): users, their approval, and the waiting list. */
+/** Administrator calls: users, their approval, and the waiting list. */
 
 export const adminKeys = {
   users: ['admin', 'users'] as const,

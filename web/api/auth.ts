@@ -12,7 +12,7 @@ import { checkedApi, isFailure, type ApiResult } from './client';
 import { clearSession, getAuth, setAuth, setUser } from './session';
 
 /**
- * Account calls (platform.md §7) and the hooks the pages use. Sign-in stores the four session
+ * Account calls and the hooks the pages use. Sign-in stores the four session
  * items; sign-out revokes the refresh token on the server and removes them.
  */
 

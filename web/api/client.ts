@@ -3,7 +3,7 @@ import { refreshReplySchema } from '../../common/auth';
 import { clearSession, getAuth, setAuth } from './session';
 
 /**
- * The one HTTP client of the web app (platform.md §7, §8):
+ * The one HTTP client of the web app (its error texts: docs/product-rules.md):
  * - JSON bodies and the stored bearer token;
  * - a 401 triggers one token refresh and one retry; a failed refresh clears the stored session;
  * - a non-ok reply becomes `{success:false, error:'HTTP error! status: {code}', message: <server text>}`;

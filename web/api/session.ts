@@ -2,7 +2,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import type { SessionUser, Tokens } from '../../common/auth';
 
 /**
- * The browser's session data (platform.md §3): four items in localStorage, accessToken,
+ * The browser's session data: four items in localStorage, accessToken,
  * refreshToken, user (holds displayName and email, plus id and role) and isAuthenticated.
  * The 'auth' entry is the token pair; the 'user' entry is the user.
  */

@@ -7,7 +7,7 @@ const DEFAULT_VERSION_INFO: VersionInfo = {
   prefix: DEFAULT_VERSION_PREFIX,
 };
 
-/** Reads the static version file; failures are only logged (platform.md §8) and the defaults stay. */
+/** Reads the static version file; failures are only logged and the defaults stay. */
 async function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {
   try {
     const res = await fetch('/version.json', { signal, cache: 'no-cache' });

@@ -12,7 +12,7 @@ import { refreshTokens } from './client';
 import { getAuth } from './session';
 
 /**
- * The browser's end of the real-time channel (agent-teams.md §7, §8):
+ * The browser's end of the real-time channel (rules in docs/product-rules.md):
  * - connects to `{ws|wss}://{host}/ws?token=<access token>` (or a configured base);
  * - reads `connection-established` (clientId) and `session-update` messages; a message that
  *   cannot be parsed is ignored;
@@ -22,7 +22,7 @@ import { getAuth } from './session';
  * - when the server refuses the token it tries one token refresh before reconnecting.
  */
 
-/** agent-teams.md §8: reconnect up to 5 times, 3 s times the attempt number. */
+/** Reconnect up to 5 times, 3 s times the attempt number. */
 const WS_MAX_RECONNECTS = WS_RECONNECT_ATTEMPTS;
 const WS_RECONNECT_BASE_MS = WS_RECONNECT_DELAY_MS;
 /** Keeps idle proxies from closing the socket; the server answers with a pong. */
@@ -95,7 +95,7 @@ function parse(data: unknown): ServerMessage | undefined {
   try {
     value = JSON.parse(data);
   } catch {
-    // agent-teams.md §8: a message that cannot be parsed is ignored
+    // A message that cannot be parsed is ignored
     return undefined;
   }
   const parsed = wsServerMessageSchema.safeParse(value);

@@ -14,7 +14,7 @@ export interface EmptyStateProps {
   action?: ReactNode;
 }
 
-/** An empty list or screen: icon, one sentence and the action that fills it (ARCHITECTURE §9). */
+/** An empty list or screen: icon, one sentence and the action that fills it. */
 export function EmptyState({ icon, title, message, action }: EmptyStateProps) {
   return (
     <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, textAlign: 'center' }}>

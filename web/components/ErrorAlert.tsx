@@ -26,7 +26,7 @@ export function errorText(error: unknown): string {
   return 'Something went wrong.';
 }
 
-/** An error that says what happened and what to do next (ARCHITECTURE §9). */
+/** An error that says what happened and what to do next. */
 export function ErrorAlert({ error, title, hint, onRetry }: ErrorAlertProps) {
   return (
     <Alert

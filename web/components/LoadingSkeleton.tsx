@@ -12,7 +12,7 @@ export interface LoadingSkeletonProps {
   label?: string;
 }
 
-/** Placeholder shapes while a list or page loads (ARCHITECTURE §9: lists load with skeletons). */
+/** Placeholder shapes while a list or page loads: lists load with skeletons, not spinners. */
 export function LoadingSkeleton({
   variant = 'rows',
   count = 4,

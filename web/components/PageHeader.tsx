@@ -13,7 +13,7 @@ export interface PageHeaderProps {
   component?: 'h1' | 'h2';
 }
 
-/** The header every page opens with (ARCHITECTURE §9): title, one line of context, actions. */
+/** The header every page opens with: title, one line of context, actions. */
 export function PageHeader({ title, subtitle, actions, component = 'h1' }: PageHeaderProps) {
   return (
     <Stack

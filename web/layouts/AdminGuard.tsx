@@ -13,7 +13,7 @@ import { isFailure } from '../api/client';
 import { getAuth, useHasSession } from '../api/session';
 import { FullPageSpinner } from './FullPageSpinner';
 
-/** platform.md §6: the three texts the guard shows instead of the admin area. */
+/** The three texts the guard shows instead of the admin area, word for word. */
 export const ADMIN_GUARD_MESSAGES = {
   notLoggedIn: 'Please log in to access admin features.',
   notAdmin: 'Access denied. Admin privileges required.',

@@ -40,7 +40,7 @@ class Boundary extends Component<BoundaryProps, { error: unknown; failedAt?: str
 
 /**
  * Catches what a route throws while rendering, including a page chunk that fails to load, and
- * shows the default error view (platform.md §2) in place of the whole page.
+ * shows the default error view (RouteErrorView) in place of the whole page.
  */
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
   const location = useLocation();

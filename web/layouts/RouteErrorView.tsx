@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 
-/** The router's default error view (platform.md §2): 'Unexpected Application Error!'. */
+/** The router's default error view: 'Unexpected Application Error!'. */
 export function RouteErrorView({ error }: { error: unknown }) {
   const detail = error instanceof Error ? error.message : String(error);
   return (

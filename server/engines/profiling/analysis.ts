@@ -18,8 +18,9 @@ import {
 } from './timeseries';
 
 /**
- * The four analysis types of agent-teams.md §9, computed from the profile and, where the
- * profile does not hold the numbers (groups, trends), by further DuckDB queries.
+ * The Data team's four analysis types (profile, descriptive, exploratory, quality), computed from
+ * the profile and, where the profile does not hold the numbers (groups, trends), by further
+ * DuckDB queries.
  */
 
 export const MAX_GROUPS = 20;

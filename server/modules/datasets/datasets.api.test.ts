@@ -36,7 +36,7 @@ describe('datasets catalog', () => {
     expect(all.body.data.total).toBe(0);
   });
 
-  it('creates an entry with defaults and every §3 field', async () => {
+  it('creates an entry with defaults and every field of a catalog entry', async () => {
     const res = await alice.post('/api/datasets', {
       name: 'World Development Indicators',
       source: 'world_bank',

@@ -82,7 +82,7 @@ describe('documents: create and read', () => {
     expect(res.body.data).toMatchObject({ documents: [], total: 0, categoryCounts: {} });
   });
 
-  it('saves a Markdown document and returns the §3 fields and the content', async () => {
+  it('saves a Markdown document and returns its fields and the content', async () => {
     const content = '# Data dictionary\n\n| var | meaning |\n|---|---|\n| gdp | output |\n';
     const res = await alice.post('/api/documents', {
       name: 'GDP dictionary',

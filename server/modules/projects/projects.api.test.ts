@@ -33,7 +33,7 @@ afterAll(() => t.close());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('projects: create and read', () => {
-  it('creates with the spec defaults and returns every §3 field', async () => {
+  it('creates with the defaults and returns every field of a project', async () => {
     const res = await alice.post('/api/projects', {
       title: '  Minimum wage and employment  ',
       researchArea: 'Labor Economics',

@@ -21,7 +21,7 @@ type ListInput = z.output<typeof projectListQuerySchema>;
 export type { ProjectListQuery };
 
 /**
- * Who may do what (platform.md §6 leaves it open; decided here and in docs/architecture.md):
+ * Who may do what (decided here; docs/architecture.md §4, shared research objects):
  * - the owner reads, edits, deletes and manages members;
  * - a collaborator reads and edits; a project viewer only reads;
  * - an account with the viewer role never changes anything, even as owner or collaborator;

@@ -42,7 +42,7 @@ import { WaitingListTable } from './WaitingListTable';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSessionUser } from '../../api/session';
 
-/** /admin (platform.md §2, §6): user approval and editing, and the waiting list with its export. */
+/** /admin: user approval and editing, and the waiting list with its export. */
 export default function AdminPage() {
   const queryClient = useQueryClient();
   const users = useAdminUsers();

@@ -1,7 +1,7 @@
 import type { ApiResult } from '../../api/client';
 import { isFailure } from '../../api/client';
 
-/** platform.md §8: the texts the admin screen shows after approve and reject. */
+/** The texts the admin screen shows after approve and reject, word for word. */
 export const DECISION_MESSAGES = {
   approved: {
     success: 'User approved successfully!',

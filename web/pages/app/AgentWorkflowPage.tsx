@@ -4,7 +4,7 @@ import { WORKFLOW_TABS, WorkflowView, type WorkflowTab } from './agent-workflow/
 import { defaultSessionId } from './agent-workflow/workflowModel';
 
 /**
- * /app/agent-workflow (platform.md §2 Agent Workflow): the caller's real sessions, agents,
+ * /app/agent-workflow: the caller's real sessions, agents,
  * research stages and the selected session's live log. The selected session, tab and project
  * live in the address (?session=&tab=&project=) so a link or a reload shows the same view.
  */

@@ -54,7 +54,7 @@ function isSource(v: string): v is DatasetSource {
 }
 
 /**
- * Data Explorer (platform.md §2): the dataset catalog with a paged preview of stored rows, and the
+ * Data Explorer: the dataset catalog with a paged preview of stored rows, and the
  * Data team's tools: charts, integration of two datasets and feature engineering.
  */
 export default function DataExplorerPage() {
@@ -76,7 +76,7 @@ export default function DataExplorerPage() {
   const [previewing, setPreviewing] = useState<Dataset | undefined>();
   const remove = useDeleteDataset();
 
-  // Sorted by dateAdded descending on the server (platform.md §9 data filter defaults).
+  // Sorted by dateAdded descending on the server: the newest datasets first.
   const datasets = useDatasets(
     {
       search: debounced || undefined,

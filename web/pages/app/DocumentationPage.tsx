@@ -43,7 +43,7 @@ import { SearchField } from '../../components/SearchField';
 const PAGE_SIZE = 25;
 
 /**
- * Documentation (platform.md §2): the caller's documents, grouped by tab, filtered by category
+ * Documentation: the caller's documents, grouped by tab, filtered by category
  * chips and a search over name, project and text (a PDF's extracted text too); ?doc=<id> opens
  * the viewer.
  */

@@ -18,7 +18,7 @@ const ResearchAreaChart = lazy(() =>
   import('./overview/ResearchAreaChart').then((m) => ({ default: m.ResearchAreaChart })),
 );
 
-/** Dashboard (platform.md §2): everything comes from GET /api/dashboard. */
+/** Dashboard: everything comes from GET /api/dashboard. */
 export default function OverviewPage() {
   const dashboard = useDashboard();
   return (

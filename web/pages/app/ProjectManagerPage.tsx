@@ -44,8 +44,7 @@ import { DELETE_PROJECT_QUESTION } from './project-manager/deleteQuestion';
 const PAGE_SIZE = 12;
 
 /**
- * The status tabs (platform.md §2 lists All, Active, Planning, Completed, Archived); Paused is
- * added so that every status a project can have (§5) has a tab.
+ * The status tabs: All, then one for every status a project can have (Paused included).
  */
 const STATUS_TABS: Array<{ value: 'all' | ProjectStatus; label: string }> = [
   { value: 'all', label: 'All' },
@@ -63,7 +62,7 @@ function isSort(v: string | null): v is ProjectSort {
 type DialogState = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; project: Project };
 
 /**
- * Project Manager (platform.md §2): the filters live in the URL
+ * Project Manager: the filters live in the URL
  * (?search=&status=&area=&favorite=1&sort=&page=)
  * so a link or the back button restores them; ?new=1 opens the New Project dialog.
  */

@@ -58,7 +58,7 @@ interface Category {
   Section?: ComponentType<SectionProps>;
 }
 
-/** platform.md §2 Settings categories, in order. */
+/** The Settings categories, in the order the page shows them. */
 const CATEGORIES: Category[] = [
   { id: 'profile', label: 'User Profile', icon: PersonOutlineIcon, Section: ProfileSection },
   { id: 'api-keys', label: 'API Keys', icon: KeyOutlinedIcon, Section: ApiKeysSection },
@@ -87,7 +87,7 @@ const CATEGORIES: Category[] = [
 ];
 
 /**
- * Settings (platform.md §2): the user's settings from GET /api/settings, edited here and stored
+ * Settings: the user's settings from GET /api/settings, edited here and stored
  * with PUT /api/settings. The confirmation shows only after the server saved them.
  */
 export default function SettingsPage() {

@@ -54,7 +54,7 @@ const EXPECTATIONS = [
 const EMPTY = { name: '', email: '', affiliation: '', interestArea: '' };
 
 /**
- * The waiting-list body (platform.md §5): name and email trimmed; affiliation trimmed and left
+ * The waiting-list body: name and email trimmed; affiliation trimmed and left
  * out when empty; interestArea left out when empty.
  */
 export function waitingListBody(values: typeof EMPTY): WaitingListRequest {

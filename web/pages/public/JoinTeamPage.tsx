@@ -44,7 +44,7 @@ const IDEA_FIELDS: FieldSpec[] = [
 
 type DialogKind = 'contribute' | 'idea';
 
-/** /join-team (platform.md §2): two invitations, each drafting an e-mail to the team. */
+/** /join-team: two invitations, each drafting an e-mail to the team. */
 export default function JoinTeamPage() {
   const [open, setOpen] = useState<DialogKind | null>(null);
   useEffect(() => {
@@ -148,7 +148,7 @@ function MailDialog(props: {
   const titleId = useId();
   const idBase = useId();
   const [values, setValues] = useState<Record<string, string>>({});
-  // platform.md §5: join-team dialogs have no validation. Send is a mailto: link, so the
+  // The join-team dialogs have no validation on purpose. Send is a mailto: link, so the
   // browser opens the mail program with the draft.
   const href = mailtoDraft(
     subject,

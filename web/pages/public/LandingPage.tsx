@@ -41,7 +41,7 @@ const FEATURE_ICONS: Record<(typeof FEATURES)[number]['id'], typeof SvgIcon> = {
   reproducibility: ReplayOutlined,
 };
 
-/** The public landing page (platform.md §2). */
+/** The public landing page. */
 export default function LandingPage() {
   useEffect(() => {
     document.title = 'EconAgents · AI agent teams for economic research';

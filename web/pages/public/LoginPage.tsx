@@ -26,7 +26,7 @@ function safeReturnPath(from: string | undefined): string {
   return from && /^\/(app|admin)(\/|$|\?)/.test(from) ? from : '/app';
 }
 
-/** Sign in (platform.md §2): on success the tokens and user are stored and the user goes to /app. */
+/** Sign in: on success the tokens and user are stored and the user goes to /app. */
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();

@@ -22,7 +22,7 @@ const LABELS = {
   reason: 'Reason',
 };
 
-/** Registration (platform.md §2): creates a pending account; on success go to /login with the reply. */
+/** Registration: creates a pending account; on success go to /login with the reply. */
 export default function RegisterPage() {
   const navigate = useNavigate();
   const register = useRegister();

@@ -1,4 +1,4 @@
-/** The landing page's copy (platform.md §1, §2). */
+/** The landing page's copy. */
 
 export const STATS = [
   { value: '5K+', label: 'Papers analysed' },

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /**
- * The current time, re-read every second while `active` (platform.md §4: while running, the
- * elapsed seconds update every second).
+ * The current time, re-read every second while `active`: a running session's elapsed time moves
+ * every second.
  */
 export function useNow(active: boolean, intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());

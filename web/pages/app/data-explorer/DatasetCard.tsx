@@ -41,7 +41,7 @@ const FIELDS_SHOWN = 6;
 export const hasStoredData = (d: Dataset) =>
   d.integrationLevel === 'full' && ['csv', 'json', 'parquet'].includes(d.format);
 
-/** One catalog entry with the §3 Dataset fields. */
+/** One catalog entry with its fields. */
 export function DatasetCard({
   dataset,
   onDelete,

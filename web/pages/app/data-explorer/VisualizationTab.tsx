@@ -27,7 +27,7 @@ const TYPE_LABELS: Record<VisualizationType, string> = {
   network: 'Correlation network',
 };
 
-/** What each chart type asks for (platform.md §9 visualization types). */
+/** What each chart type asks for. */
 const NEEDS: Record<
   VisualizationType,
   { x: 'any' | 'numeric' | null; y: 'none' | 'one' | 'optional' | 'many'; xLabel: string }

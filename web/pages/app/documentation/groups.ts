@@ -4,7 +4,7 @@ import {
   type DocumentCategory,
 } from '../../../../common/documents';
 
-/** The Documentation tabs and the categories each groups (platform.md §2). */
+/** The Documentation tabs and the categories each groups. */
 export const DOCUMENT_TABS = [
   { value: 'documents', label: 'Documents', categories: [...DOCUMENT_CATEGORIES] },
   { value: 'data', label: 'Data Dictionaries', categories: ['data_dictionary'] },

@@ -12,8 +12,8 @@ import { useTeamDirectory } from '../shared/teams';
 import { SectionCard } from '../../../components/SectionCard';
 
 /**
- * What the panel shows when no session has logged anything yet (platform.md §2: "or sample events
- * when none"). They are marked 'Example' and explained, so nobody takes them for real work.
+ * What the panel shows when no session has logged anything yet: sample events, marked 'Example'
+ * and explained, so nobody takes them for real work.
  */
 export const EXAMPLE_EVENTS: ReadonlyArray<{ team: string; message: string; project: string }> = [
   {

@@ -94,7 +94,7 @@ function basedOnText(metric: OptionalMetric, fallback: string): string {
   return fallback;
 }
 
-/** The six stat cards of the dashboard (platform.md §2), all from GET /api/dashboard. */
+/** The six stat cards of the dashboard, all from GET /api/dashboard. */
 export function StatCards({ stats }: { stats: DashboardStats }) {
   const cards: StatCardProps[] = [
     {

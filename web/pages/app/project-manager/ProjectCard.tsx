@@ -27,7 +27,7 @@ export interface ProjectCardProps {
   favoriteBusy?: boolean;
 }
 
-/** One project in the Project Manager grid (platform.md §2). */
+/** One project in the Project Manager grid. */
 export function ProjectCard({
   project,
   onEdit,

@@ -14,7 +14,7 @@ function renderNew() {
   return { onSubmit, dialog, create: within(dialog).getByRole('button', { name: 'Create' }) };
 }
 
-describe('New Project dialog (platform.md §5)', () => {
+describe('New Project dialog', () => {
   it('enables Create only when title and research area are both non-empty', async () => {
     const user = userEvent.setup();
     const { dialog, create } = renderNew();

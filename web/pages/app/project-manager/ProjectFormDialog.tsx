@@ -80,7 +80,7 @@ export function linesOf(text: string): string[] {
     .filter(Boolean);
 }
 
-/** platform.md §5: Create is enabled only when title and research area are both non-empty. */
+/** Create is enabled only when title and research area are both non-empty. */
 export function canSubmitProject(values: Pick<FormState, 'title' | 'researchArea'>): boolean {
   return values.title.trim() !== '' && values.researchArea.trim() !== '';
 }

@@ -45,7 +45,7 @@ function TextList({ label, items }: { label: string; items: string[] }) {
   );
 }
 
-/** Every project field that has content (platform.md §3 Project). */
+/** Every project field that has content. */
 export function DetailsSection({ project }: { project: Project }) {
   const m = project.metrics;
   return (

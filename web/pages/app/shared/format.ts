@@ -1,6 +1,6 @@
 import { CARD_DESCRIPTION_LENGTH } from '../../../../common/constants';
 
-/** Cuts a description to the spec's card length (platform.md §9), ending with an ellipsis. */
+/** Cuts a description to the cards' length (150 characters), ending with an ellipsis. */
 export function truncate(text: string, max: number = CARD_DESCRIPTION_LENGTH): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max).trimEnd()}…`;
