@@ -14,6 +14,8 @@ import { TokenSigner } from './platform/tokens';
 import { readVersion } from './version';
 import { createNotifier } from './modules/notifications/notify';
 import { createUserLlmSettingsLoader } from './modules/settings/llm-settings';
+import { createModuleServices } from './module-services';
+import { createModelStatusService } from './agents/llm/model-status';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   const options = loggerOptions(config.logLevel);
@@ -66,6 +68,8 @@ export async function createContext(
     version: readVersion(),
     notify: createNotifier(database.db),
     loadUserLlmSettings: createUserLlmSettingsLoader(database.db, secrets),
+    modelStatus: createModelStatusService({ config, db: database.db, log }),
+    modules: createModuleServices(database.db, secrets),
   };
   const agents = await createAgentRuntime(base, {
     worker: opts.worker,

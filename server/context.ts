@@ -5,7 +5,8 @@ import type { Config } from './config';
 import type { Database, DatabaseHandle } from './db/connect';
 import type { Mailer } from './platform/mailer';
 import type { Notify } from './platform/notify';
-import type { LoadUserLlmSettings } from './agents/llm/types';
+import type { LoadUserLlmSettings, ModelStatusService } from './platform/llm-settings';
+import type { ModuleServices } from './module-services';
 import type { Secrets } from './platform/secrets';
 import type { TokenSigner } from './platform/tokens';
 
@@ -29,6 +30,10 @@ export interface AppContext {
   notify: Notify;
   /** A user's model settings with the decrypted key (settings module). */
   loadUserLlmSettings: LoadUserLlmSettings;
+  /** The model checks of Settings and the system status (the model layer, server/agents/llm). */
+  modelStatus: ModelStatusService;
+  /** The modules' services as the agent runtime uses them (projects, datasets, documents, settings). */
+  modules: ModuleServices;
   startedAt: Date;
   version: string;
 }

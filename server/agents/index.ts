@@ -3,9 +3,8 @@ import type { AgentRuntime } from './types';
 import { issueDownloadToken } from '../platform/access';
 import { createEventBus } from '../platform/events';
 import { CHANNELS, type RuntimeCore } from './runtime-core';
-import { createServiceHost } from './kit/services';
+import { createServiceHost } from '../platform/services';
 import { createWorkspace } from './kit/workspace';
-import { createDatasetsStore } from '../modules/datasets/store';
 import { createModelLayer } from './llm/model-layer';
 import { createPhaseQueue } from './queue';
 import { createTeamRegistry } from './registry';
@@ -111,7 +110,6 @@ export async function createAgentRuntime(
   let hub: WsHub | undefined;
   let stopped = false;
   const datasetRemovalHandlers: Array<(datasetId: string) => Promise<void>> = [];
-  const datasetsStore = createDatasetsStore(ctx.db);
 
   const runtime: AgentRuntime = {
     queueState: () => queue.state(),
@@ -143,15 +141,11 @@ export async function createAgentRuntime(
             await teamRoutes.register(scoped, {
               sessions,
               services,
-              workspaceFor: (userId, projectId) =>
-                createWorkspace(
-                  { db: ctx.db, encryptionKey: ctx.secrets.encryptionKey },
-                  { userId, projectId },
-                ),
+              workspaceFor: (userId, projectId) => createWorkspace(ctx, { userId, projectId }),
               modelAvailability: (userId) => models.availability(userId),
               catalog: {
                 onDatasetRemoved: (handler) => datasetRemovalHandlers.push(handler),
-                existingDatasetIds: (ids) => datasetsStore.existingIds(ids),
+                existingDatasetIds: (ids) => ctx.modules.datasets.existingIds(ids),
               },
               downloadToken: async (request, path) => {
                 const ttl = ctx.config.auth.downloadTokenTtlSeconds;

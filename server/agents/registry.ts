@@ -7,7 +7,7 @@ import {
 } from '../../common/agents';
 import type { PlanShape } from './state-machine';
 import type { AgentDefinition, PhaseDefinition, TeamAvailability, TeamDefinition } from './team';
-import type { ServiceHost } from './kit/services';
+import type { ServiceHost } from '../platform/services';
 
 /** The teams this server runs, their agents, and each session plan's shape. */
 export interface TeamRegistry {

@@ -290,10 +290,11 @@ export function createRunner(core: RuntimeCore): Runner {
           controller,
           usage,
         ),
-        workspace: createWorkspace(
-          { db: core.app.db, encryptionKey: core.app.secrets.encryptionKey },
-          { userId: row.ownerId, projectId: row.projectId, sessionId: row.id },
-        ),
+        workspace: createWorkspace(core.app, {
+          userId: row.ownerId,
+          projectId: row.projectId,
+          sessionId: row.id,
+        }),
         services: core.services,
         results,
         resultList,

@@ -7,8 +7,6 @@ import {
   type SessionStatus,
 } from '../../common/agents';
 import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
-import { permissionsFor } from '../modules/projects/service';
-import { createProjectsStore } from '../modules/projects/store';
 import { AppError, conflict, forbidden, notFound } from '../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
@@ -168,8 +166,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
       // The session writes into the project (documents, results): it needs edit rights there,
       // the same rule as editing the project. Readers (project viewers, admins who are not
       // members) may start a session without the project.
-      const record = await createProjectsStore(core.app.db).find(request.projectId, actor.id);
-      const perms = record ? permissionsFor(actor, record) : null;
+      const perms = await core.app.modules.projects.permissions(actor, request.projectId);
       if (!perms) throw notFound('Project');
       if (!perms.canEdit) {
         throw forbidden(

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { FeedbackEntry, PhaseResult } from '../../common/agents';
 import type { WorkflowStage } from '../../common/projects';
 import type { Api } from '../platform/api';
-import type { ServiceHost, ServiceSpecs } from './kit/services';
+import type { ServiceHost, ServiceSpecs } from '../platform/services';
 import type { Workspace } from './kit/workspace';
 import type { ModelHandle } from './llm/model-layer';
 import type { SessionService } from './types';

@@ -10,7 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
-import { makeOwnerOnly } from '../platform/data-dir';
+import { makeOwnerOnly } from './owner-only';
 
 export type Schema = typeof schema;
 /** One type for both drivers: services never know which database they run on. */

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { makeOwnerOnly, type DataDirReport } from '../db/owner-only';
+
+export { makeOwnerOnly, type DataDirReport };
 
 /**
  * DATA_DIR holds the embedded database (password hashes, documents, the write-ahead log),
@@ -9,16 +11,6 @@ import type { FastifyBaseLogger } from 'fastify';
  * an older version or by hand is made owner-only at start, with a log line saying so.
  */
 export const PRIVATE_UMASK = 0o077;
-
-/** Group and other permission bits: what must not be set under DATA_DIR. */
-const SHARED_BITS = 0o077;
-
-export interface DataDirReport {
-  /** Files and folders whose group/other permissions were removed. */
-  fixed: number;
-  /** Entries that could not be changed (owned by another account). */
-  failed: string[];
-}
 
 /**
  * Sets the process umask to 077: every file and folder the process creates from now on (PGlite's
@@ -31,45 +23,6 @@ export function restrictUmask(): void {
   } catch {
     // In a worker thread process.umask(mask) throws: nothing to do there.
   }
-}
-
-/**
- * Creates `dir` (0700) if needed and removes group/other permissions from it and from everything
- * under it. Iterative (no recursion, so a deep tree cannot overflow the stack); symbolic links
- * are neither followed nor changed.
- */
-export function makeOwnerOnly(dir: string): DataDirReport {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const report: DataDirReport = { fixed: 0, failed: [] };
-  const pending = [dir];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(current);
-    } catch {
-      continue; // removed meanwhile
-    }
-    if (stat.isSymbolicLink()) continue;
-    if ((stat.mode & SHARED_BITS) !== 0) {
-      try {
-        fs.chmodSync(current, stat.mode & 0o700);
-        report.fixed += 1;
-      } catch {
-        report.failed.push(current);
-      }
-    }
-    if (stat.isDirectory()) {
-      let names: string[];
-      try {
-        names = fs.readdirSync(current);
-      } catch {
-        continue;
-      }
-      for (const name of names) pending.push(path.join(current, name));
-    }
-  }
-  return report;
 }
 
 /**

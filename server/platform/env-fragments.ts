@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, type RawEnv } from '../../config';
+import { ConfigError, type RawEnv } from '../config';
 
 /**
  * Environment variables a team or a service declares for itself (its "config fragment"): a zod

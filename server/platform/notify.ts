@@ -1,10 +1,11 @@
+import type { NotificationKindName } from '../../common/notifications';
+
 /**
  * Records a notification for a user (account approved, a session waiting for input, a session
  * completed or failed). The notifications module provides the implementation; other modules
  * only call ctx.notify.
  */
-export type NotificationKind =
-  'account_approved' | 'session_waiting' | 'session_completed' | 'session_failed' | 'system';
+export type NotificationKind = NotificationKindName;
 
 export interface NewNotification {
   kind: NotificationKind;

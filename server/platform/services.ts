@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { RawEnv } from '../../config';
-import { parseEnvFragment, type EnvFragment } from './env';
+import type { RawEnv } from '../config';
+import { parseEnvFragment, type EnvFragment } from './env-fragments';
 
 /**
  * A connector to the outside (server/sources) or a computation engine (server/engines) that a

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineService, envOptionalString } from '../agents/kit';
+import { envOptionalString } from '../platform/env-fragments';
+import { defineService } from '../platform/services';
 import { createDataSources, type DataSources } from './data-sources';
 import { FRED_DEFAULT_BASE_URL } from './fred';
 import { IMF_DEFAULT_BASE_URL } from './imf';

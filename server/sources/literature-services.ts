@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineService, envOptionalString } from '../agents/kit';
+import { envOptionalString } from '../platform/env-fragments';
+import { defineService } from '../platform/services';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../platform/http';
 import { ARXIV_DEFAULT_BASE_URL, createArxiv } from './arxiv';
 import { createCrossref, CROSSREF_DEFAULT_BASE_URL, type CrossrefClient } from './crossref';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineService, envOptionalString } from '../agents/kit';
+import { envOptionalString } from '../platform/env-fragments';
+import { defineService } from '../platform/services';
 import { createHttpClient } from '../platform/http';
 import { createOpenAlex, OPENALEX_DEFAULT_BASE_URL, type OpenAlexClient } from './openalex';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FeedbackEntry } from '../../common/agents';
-import { createServiceHost, type ServiceHost } from '../../server/agents/kit/services';
+import { createServiceHost, type ServiceHost } from '../../server/platform/services';
 import { createWorkspace } from '../../server/agents/kit/workspace';
 import type { PhaseLog, PhaseRuntimeContext, TeamDefinition } from '../../server/agents/team';
 import { createTestApp, createUser, type TestApp } from '../app';
@@ -90,10 +90,7 @@ export async function createPhaseHarness(
         phase: { number: index + 1, key, name: phase.name, totalPhases: team.phases.length },
         log,
         llm: app.ctx.agents.models.forCall({ userId, agent: team.id, phase: key, signal }),
-        workspace: createWorkspace(
-          { db: app.ctx.db, encryptionKey: app.ctx.secrets.encryptionKey },
-          { userId, projectId: run.projectId ?? null },
-        ),
+        workspace: createWorkspace(app.ctx, { userId, projectId: run.projectId ?? null }),
         services,
         results,
         resultList: Object.entries(results).map(([k, result], i) => ({

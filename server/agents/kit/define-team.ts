@@ -13,7 +13,7 @@ import type {
   TeamRouteDeps,
 } from '../team';
 import type { Api } from '../../platform/api';
-import type { ServicesOf, ServiceSpecs } from './services';
+import type { ServicesOf, ServiceSpecs } from '../../platform/services';
 import type { Workspace } from './workspace';
 
 /**

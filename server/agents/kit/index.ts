@@ -12,12 +12,23 @@ export {
   type TeamPhase,
   type TeamRouteKit,
 } from './define-team';
-export { defineService, type ServiceDeps, type ServiceSpec, type ServicesOf } from './services';
-export { envBoolean, envOptionalString, type EnvFragment } from './env';
+export {
+  defineService,
+  type ServiceDeps,
+  type ServiceSpec,
+  type ServicesOf,
+} from '../../platform/services';
+export { envBoolean, envOptionalString, type EnvFragment } from '../../platform/env-fragments';
 export type { Workspace } from './workspace';
 export type { ModelHandle } from '../llm/model-layer';
 export { allLogLines, startReply, teamActor, teamSession } from './route-helpers';
 export { registerSessionReadRoutes } from './session-read-routes';
-export type { PhaseLog, SessionInfo, TeamAvailability, TeamDefinition } from '../team';
+export type {
+  DatasetCatalogEvents,
+  PhaseLog,
+  SessionInfo,
+  TeamAvailability,
+  TeamDefinition,
+} from '../team';
 export type { SessionActor, SessionService } from '../types';
 export type { Api } from '../../platform/api';

@@ -8,8 +8,7 @@ import { exampleTeam } from '../../../test/teams/example-team/team';
 import { greeterService } from '../../../test/teams/example-team/greeter-service';
 import { sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { createPhaseHarness, type PhaseHarness } from '../../../test/teams/phase-harness';
-import { defineService } from './services';
-import { createServiceHost } from './services';
+import { createServiceHost, defineService } from '../../platform/services';
 import { defineTeam } from './define-team';
 import pino from 'pino';
 
@@ -145,10 +144,7 @@ describe('a team built with the kit', () => {
 
     // The viewer member reads the project but a workspace acting for them cannot write into it.
     const { createWorkspace } = await import('./workspace');
-    const asViewer = createWorkspace(
-      { db: t.ctx.db, encryptionKey: t.ctx.secrets.encryptionKey },
-      { userId: viewer.id, projectId },
-    );
+    const asViewer = createWorkspace(t.ctx, { userId: viewer.id, projectId });
     expect((await asViewer.project())?.id).toBe(projectId);
     await expect(
       asViewer.documents.save({
@@ -161,10 +157,7 @@ describe('a team built with the kit', () => {
     await expect(asViewer.appendResearchQuestions(['Why?'])).rejects.toMatchObject({
       kind: 'forbidden',
     });
-    const asOwner = createWorkspace(
-      { db: t.ctx.db, encryptionKey: t.ctx.secrets.encryptionKey },
-      { userId: owner.id, projectId },
-    );
+    const asOwner = createWorkspace(t.ctx, { userId: owner.id, projectId });
     const updated = await asOwner.appendResearchQuestions(['Why do wages rise?', ' ']);
     expect(updated.researchQuestions).toContain('Why do wages rise?');
     const again = await asOwner.appendResearchQuestions(['why do wages rise?']);

@@ -3,21 +3,9 @@ import type { DocumentSummary, DocumentWithContent } from '../../../common/docum
 import type { Project } from '../../../common/projects';
 import type { ApiKeyName, Settings } from '../../../common/settings';
 import type { Database } from '../../db/connect';
+import type { ModuleServices, NewDatasetRecord, SessionDocumentInput } from '../../module-services';
 import { loadActiveUser, type AuthUser } from '../../platform/access';
 import { forbidden, notFound } from '../../platform/errors';
-import { createDatasetRecord, createDatasetsService } from '../../modules/datasets/service';
-import { createDatasetsStore } from '../../modules/datasets/store';
-import {
-  createDocumentsService,
-  saveSessionDocument,
-  type SessionDocumentInput,
-} from '../../modules/documents/service';
-import { createDocumentsStore } from '../../modules/documents/store';
-import { createProjectsService, toProject } from '../../modules/projects/service';
-import { createProjectsStore } from '../../modules/projects/store';
-import { createSettingsService, KEY_COLUMNS, openSealedKey } from '../../modules/settings/service';
-import { createSettingsStore } from '../../modules/settings/store';
-import type { NewDatasetRecord } from '../../modules/datasets/service';
 
 /**
  * What a phase (or a team route) may do with the platform's data, acting as one user on one
@@ -55,9 +43,10 @@ export interface Workspace {
   };
 }
 
+/** The application context's database (for the user's current role) and modules' services. */
 export interface WorkspaceDeps {
   db: Database;
-  encryptionKey: Buffer;
+  modules: ModuleServices;
 }
 
 /** A workspace for one user and (optionally) one project. */
@@ -65,18 +54,7 @@ export function createWorkspace(
   deps: WorkspaceDeps,
   who: { userId: string; projectId: string | null; sessionId?: string | null },
 ): Workspace {
-  const projects = createProjectsService(createProjectsStore(deps.db));
-  const datasets = createDatasetsService(deps.db, createDatasetsStore(deps.db));
-  const documents = createDocumentsService({
-    store: createDocumentsStore(deps.db),
-    projects,
-    uploadLimitBytes: Number.MAX_SAFE_INTEGER,
-  });
-  const settingsStore = createSettingsStore(deps.db);
-  const settings = createSettingsService({
-    store: settingsStore,
-    encryptionKey: deps.encryptionKey,
-  });
+  const { projects, datasets, documents, settings } = deps.modules;
   const { projectId } = who;
 
   /** The user as they are now: an account no longer approved can do nothing. */
@@ -91,8 +69,8 @@ export function createWorkspace(
     const u = await user();
     if (u.role === 'viewer') throw forbidden('Accounts with the viewer role cannot save results');
     if (projectId) {
-      const { perms } = await projects.load(u, projectId);
-      if (!perms.canEdit) {
+      const project = await projects.get(u, projectId);
+      if (!project.canEdit) {
         throw forbidden(
           'You can read this project but not change it, so the session cannot save into it',
         );
@@ -106,16 +84,13 @@ export function createWorkspace(
 
     async project() {
       if (!projectId) return null;
-      const u = await user();
-      const { record, perms } = await projects.load(u, projectId);
-      return toProject(record, perms);
+      return projects.get(await user(), projectId);
     },
 
     async appendResearchQuestions(questions) {
       if (!projectId) throw notFound('Project');
       const u = await writer();
-      const { record } = await projects.load(u, projectId);
-      const existing = record.row.researchQuestions;
+      const existing = (await projects.get(u, projectId)).researchQuestions;
       const seen = new Set(existing.map((q) => q.trim().toLowerCase()));
       const added = questions
         .map((q) => q.trim())
@@ -139,12 +114,10 @@ export function createWorkspace(
       },
       async register(record) {
         const u = await writer();
-        const dataset = await createDatasetRecord(deps.db, { ...record, ownerId: u.id });
+        const dataset = await datasets.register({ ...record, ownerId: u.id });
         if (projectId) {
-          const { record: project } = await projects.load(u, projectId);
-          await projects.update(u, projectId, {
-            datasets: [...project.datasetIds, dataset.id],
-          });
+          const project = await projects.get(u, projectId);
+          await projects.update(u, projectId, { datasets: [...project.datasets, dataset.id] });
         }
         return { ...dataset, canEdit: true };
       },
@@ -153,10 +126,12 @@ export function createWorkspace(
     documents: {
       async save(doc) {
         const u = await writer();
-        const saved = await saveSessionDocument(
-          { db: deps.db },
-          { ...doc, ownerId: u.id, projectId, sessionId: who.sessionId ?? null },
-        );
+        const saved = await documents.saveForSession({
+          ...doc,
+          ownerId: u.id,
+          projectId,
+          sessionId: who.sessionId ?? null,
+        });
         const { content: _content, ...summary } = saved;
         return summary;
       },
@@ -180,9 +155,7 @@ export function createWorkspace(
         return settings.get(await user());
       },
       async apiKey(name) {
-        const u = await user();
-        const row = await settingsStore.find(u.id);
-        return openSealedKey(deps.encryptionKey, row?.[KEY_COLUMNS[name]] ?? null);
+        return settings.apiKey((await user()).id, name);
       },
     },
   };

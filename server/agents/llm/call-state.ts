@@ -2,7 +2,7 @@ import type { FinishReason, LanguageModel, LanguageModelUsage } from 'ai';
 import type { LimitFunction } from 'p-limit';
 import type { ModelCallError, ModelCallErrorKind } from './errors';
 import type { ModelTarget } from './models';
-import type { UserLlmSettings } from './types';
+import type { UserLlmSettings } from '../../platform/llm-settings';
 
 /**
  * The state of one logical model call, shared by the transport, the error classification and

@@ -33,4 +33,4 @@ export { DEFAULT_MODEL_PRICES, estimateCostUsd, type ModelPrice } from './prices
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export { serverLlmAvailability, type LlmAvailability } from './server-config';
 export type { UsageBreakdownRow, UsageTotals } from './usage-store';
-export * from './types';
+export * from '../../platform/llm-settings';

@@ -19,7 +19,7 @@ import { buildPriceTable, estimateCostUsd, priceOf } from './prices';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfterMs } from './retry';
 import { serverLlmAvailability } from './server-config';
 import { extractJson, validateReply } from './structured';
-import { DEFAULT_USER_LLM_SETTINGS, type UserLlmSettings } from './types';
+import { DEFAULT_USER_LLM_SETTINGS, type UserLlmSettings } from '../../platform/llm-settings';
 
 const llmConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).llm;
 const user = (s: Partial<UserLlmSettings> = {}): UserLlmSettings => ({

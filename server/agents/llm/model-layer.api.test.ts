@@ -18,7 +18,7 @@ import {
 } from './errors';
 import { createModelLayer, type ModelLayer, type ModelLogger } from './model-layer';
 import type { RetryPolicy } from './retry';
-import { DEFAULT_USER_LLM_SETTINGS, type UserLlmSettings } from './types';
+import { DEFAULT_USER_LLM_SETTINGS, type UserLlmSettings } from '../../platform/llm-settings';
 
 /**
  * The model layer against the scripted OpenAI-compatible server over real HTTP, with usage

@@ -3,28 +3,23 @@ import {
   LLM_PROVIDERS,
   MODEL_VERSIONS,
   type ConnectionTest,
-  type ModelDraft,
   type ModelStatus,
   type ServerModels,
 } from '../../../common/settings';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connect';
 import {
-  createModelLayer,
-  ModelCallError,
-  ModelNotConfiguredError,
-  resolveModelTarget,
+  CONNECTION_TEST_CALL,
   type LlmProvider,
-  type LoadUserLlmSettings,
-  type ModelLogger,
-  type ModelTarget,
+  type ModelStatusService,
   type UserLlmSettings,
-} from '../../agents/llm';
-import { checkUserBaseUrl, guardedFetch } from '../../agents/llm/base-url-guard';
-import { applyModelDraft } from './llm-settings';
+} from '../../platform/llm-settings';
+import { checkUserBaseUrl, guardedFetch } from './base-url-guard';
+import { ModelCallError, ModelNotConfiguredError } from './errors';
+import { createModelLayer, type ModelLogger } from './model-layer';
+import { resolveModelTarget, type ModelTarget } from './models';
+import { serverLlmAvailability } from './server-config';
 
-/** What the connection test sends: agent and phase headers name it in logs and usage. */
-export const TEST_CALL = { agent: 'settings', phase: 'test-connection' } as const;
 const TEST_MAX_TOKENS = 16;
 const TEST_TIMEOUT_SECONDS = 30;
 const MODELS_TIMEOUT_MS = 10_000;
@@ -38,21 +33,16 @@ const modelListSchema = z.object({
 /**
  * The model status of Settings and the team screens: which provider and model a session would
  * use (through the model layer's own resolution, so the answer is what a session really gets),
- * a one-call connection test, and an OpenAI-compatible server's model list. A draft of unsaved
- * choices may be laid over the saved settings; nothing here stores anything.
+ * a one-call connection test, and an OpenAI-compatible server's model list. The settings
+ * module passes the settings to check (unsaved choices laid over the saved ones); nothing here
+ * stores anything. The rest of the server reaches it as `ctx.modelStatus`.
  */
 export function createModelStatusService(deps: {
-  config: Pick<Config, 'llm'>;
+  config: Config;
   db: Database;
   log: ModelLogger;
-  loadUserLlmSettings: LoadUserLlmSettings;
-}) {
+}): ModelStatusService {
   const { config } = deps;
-
-  async function settingsOf(userId: string, draft: ModelDraft | undefined) {
-    const saved = await deps.loadUserLlmSettings(userId);
-    return draft ? applyModelDraft(saved, draft) : saved;
-  }
 
   /** A model layer that sees exactly these settings and does not retry (a test fails at once). */
   function layerFor(settings: UserLlmSettings) {
@@ -84,8 +74,7 @@ export function createModelStatusService(deps: {
     return target?.provider === 'openai-compatible' ? target : undefined;
   }
 
-  async function status(userId: string, draft?: ModelDraft): Promise<ModelStatus> {
-    const settings = await settingsOf(userId, draft);
+  async function status(userId: string, settings: UserLlmSettings): Promise<ModelStatus> {
     const now = await layerFor(settings).availability(userId);
     const choices = MODEL_VERSIONS.map((value) => {
       const target = tryTarget({ ...settings, modelVersion: value });
@@ -102,8 +91,7 @@ export function createModelStatusService(deps: {
     };
   }
 
-  async function test(userId: string, draft?: ModelDraft): Promise<ConnectionTest> {
-    const saved = await settingsOf(userId, draft);
+  async function test(userId: string, saved: UserLlmSettings): Promise<ConnectionTest> {
     // One tiny call: a short answer, and no longer than a person waits for a button.
     const settings: UserLlmSettings = {
       ...saved,
@@ -115,7 +103,7 @@ export function createModelStatusService(deps: {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const { usage } = await layer.forCall({ userId, ...TEST_CALL }).generateText({
+      const { usage } = await layer.forCall({ userId, ...CONNECTION_TEST_CALL }).generateText({
         system: 'This is a connection test. Answer with the single word OK.',
         prompt: 'Connection test',
       });
@@ -167,8 +155,7 @@ export function createModelStatusService(deps: {
     }
   }
 
-  async function listModels(userId: string, draft?: ModelDraft): Promise<ServerModels> {
-    const settings = await settingsOf(userId, draft);
+  async function listModels(settings: UserLlmSettings): Promise<ServerModels> {
     const server = compatibleServer(settings);
     if (!server?.baseUrl) {
       return {
@@ -214,9 +201,8 @@ export function createModelStatusService(deps: {
     }
   }
 
-  return { status, test, listModels };
+  return { status, test, listModels, serverAvailability: () => serverLlmAvailability(config) };
 }
-export type ModelStatusService = ReturnType<typeof createModelStatusService>;
 
 function providerOf(name: string | null): LlmProvider | null {
   return LLM_PROVIDERS.find((p) => p === name) ?? null;

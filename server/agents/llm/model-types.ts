@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connect';
 import type { RetryPolicy } from './retry';
-import type { LoadUserLlmSettings } from './types';
+import type { LoadUserLlmSettings } from '../../platform/llm-settings';
 import type { UsageStore } from './usage-store';
 
 /** The model layer's public types (what phases, the runtime and the settings module use). */

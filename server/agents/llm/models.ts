@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { LLM_SETUP_HINT, ModelNotConfiguredError } from './errors';
-import type { LlmProvider, UserLlmSettings } from './types';
+import type { LlmProvider, UserLlmSettings } from '../../platform/llm-settings';
 
 /**
  * Which model a call goes to: the provider, model id, key and base URL, from the user's own

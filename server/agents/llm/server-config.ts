@@ -1,15 +1,9 @@
 import type { Config } from '../../config';
 import { LLM_SETUP_HINT, ModelNotConfiguredError } from './errors';
 import { resolveModelTarget } from './models';
-import { DEFAULT_USER_LLM_SETTINGS } from './types';
+import { DEFAULT_USER_LLM_SETTINGS, type LlmAvailability } from '../../platform/llm-settings';
 
-export interface LlmAvailability {
-  configured: boolean;
-  provider: string | null;
-  model: string | null;
-  /** Why it is not configured, and how to fix it. */
-  hint?: string;
-}
+export type { LlmAvailability };
 
 export { LLM_SETUP_HINT };
 

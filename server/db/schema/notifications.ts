@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { NotificationKind } from '../../platform/notify';
+import type { NotificationKindName } from '../../../common/notifications';
 import { users } from './accounts';
 
 /** In-app notifications, newest first per user. */
@@ -10,7 +10,7 @@ export const notifications = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<NotificationKind>().notNull(),
+    kind: text('kind').$type<NotificationKindName>().notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
     link: text('link'),

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { DynareComparison, ModelRun } from '../../../common/teams/model';
-import { defineService } from '../../agents/kit';
+import { defineService } from '../../platform/services';
 import type { CompiledModel } from './compile';
 import {
   dynareMissingReason,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DATA_UPLOAD_LIMIT_BYTES } from '../../../common/teams/data';
-import { defineService } from '../../agents/kit';
+import { defineService } from '../../platform/services';
 import { createDatasetFiles, type DatasetFiles } from './files';
 import { createProfilingEngine, type ProfilingEngine } from './index';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineService, envOptionalString } from '../../agents/kit';
+import { envOptionalString } from '../../platform/env-fragments';
+import { defineService } from '../../platform/services';
 import { DEFAULT_LIMITS, DEFAULT_MAX_TIME_LIMIT_SECONDS } from './limits';
 import { createSandbox, type Sandbox } from './sandbox';
 

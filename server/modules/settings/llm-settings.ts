@@ -1,7 +1,7 @@
 import type { ModelDraft } from '../../../common/settings';
 import type { Database } from '../../db/connect';
 import type { Secrets } from '../../platform/secrets';
-import type { LoadUserLlmSettings, UserLlmSettings } from '../../agents/llm/types';
+import type { LoadUserLlmSettings, UserLlmSettings } from '../../platform/llm-settings';
 import { openSealedKey } from './service';
 import { createSettingsStore } from './store';
 import { effectiveSections, readChoices } from './values';

@@ -9,7 +9,7 @@ import { createTestApp, createUser, type TestApp } from '../../../test/app';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { llmCalls } from '../../db/schema';
 import { client, type Client } from '../../../test/client';
-import { TEST_CALL } from './model-status';
+import { CONNECTION_TEST_CALL as TEST_CALL } from '../../platform/llm-settings';
 
 /**
  * The model status and "Test connection" of Settings against the scripted OpenAI-compatible

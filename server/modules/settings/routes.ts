@@ -10,7 +10,7 @@ import {
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
 import { limited } from '../../platform/rate-limit';
-import { createModelStatusService } from './model-status';
+import { createUserModelStatus } from './model-status';
 import { createSettingsService } from './service';
 import { createSettingsStore } from './store';
 
@@ -19,10 +19,8 @@ export function settingsRoutes(app: Api, ctx: AppContext) {
     store: createSettingsStore(ctx.db),
     encryptionKey: ctx.secrets.encryptionKey,
   });
-  const models = createModelStatusService({
-    config: ctx.config,
-    db: ctx.db,
-    log: ctx.log,
+  const models = createUserModelStatus({
+    modelStatus: ctx.modelStatus,
     loadUserLlmSettings: ctx.loadUserLlmSettings,
   });
   // Calls that reach a model server cost the key's owner money: limited like sign-in.
