@@ -12,11 +12,11 @@ import { launchBrowser, startServer, type RunningServer } from './harness';
 import { approvedUser, expectAxeClean, openPage, shot, type Session } from './web-pages.helpers';
 
 /**
- * The Literature Review Team screen (agent-teams.md §2, §4, §5, §7) in Chromium against the real
- * server, the fixture sources (OpenAlex, Crossref, arXiv, Semantic Scholar in their real formats)
- * and the scripted model server: a review through all three checkpoints with feedback that
- * changes the gaps and the report, the tab switching, the verified report with KaTeX, the
- * downloads, and the labelled sample data after a 404.
+ * The Literature Review Team screen in Chromium against the real server, the fixture sources
+ * (OpenAlex, Crossref, arXiv, Semantic Scholar in their real formats) and the scripted model
+ * server: a review through all three checkpoints with feedback that changes the gaps and the
+ * report, the tab switching, the verified report with KaTeX, the downloads, and the labelled
+ * sample data after a 404.
  */
 
 const USER = {

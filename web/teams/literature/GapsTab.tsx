@@ -41,7 +41,7 @@ function CountBars({ counts }: { counts: Trend['counts'] }) {
   );
 }
 
-/** Research Gaps, with Emerging Trends below (agent-teams.md §2). */
+/** Research Gaps, with Emerging Trends below. */
 export function GapsTab({
   gaps,
   trends,
@@ -49,7 +49,7 @@ export function GapsTab({
   gaps: readonly ResearchGap[];
   trends: readonly Trend[];
 }) {
-  // agent-teams.md §9: a gap's text must be longer than 10 characters to be shown.
+  // A gap whose text is too short to say anything is not shown.
   const shown = gaps.filter((g) => gapText(g).length > GAP_TEXT_MIN);
   return (
     <Stack spacing={3}>

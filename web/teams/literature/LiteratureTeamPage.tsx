@@ -39,7 +39,7 @@ import { useLiteratureSession } from './useLiteratureSession';
 
 const TABS = ['Results', 'Research Gaps', 'References', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
-/** agent-teams.md §4: the tab shown when checkpoint n is reached. */
+/** The tab shown when checkpoint n is reached: the one holding what is reviewed there. */
 const CHECKPOINT_TABS: Record<number, TabName> = {
   1: 'Research Gaps',
   2: 'References',
@@ -61,9 +61,9 @@ async function asBase64(file: File): Promise<string> {
 }
 
 /**
- * The Literature Review Team screen (agent-teams.md §2, §4, §5): status chip, workflow selector,
- * session note and stepper on the left; the question, Start and Reset, the checkpoint panel, and
- * the Results, Research Gaps, References and Console Logs tabs on the right.
+ * The Literature Review Team screen: status chip, workflow selector, session note and stepper on
+ * the left; the question, Start and Reset, the checkpoint panel, and the Results, Research Gaps,
+ * References and Console Logs tabs on the right.
  */
 export default function LiteratureTeamPage() {
   const [params] = useSearchParams();
@@ -88,7 +88,7 @@ export default function LiteratureTeamPage() {
   const activeStep =
     session.status === 'completed' ? steps.length - 1 : Math.max(0, session.phase - 1);
 
-  // agent-teams.md §4: at checkpoint 1, 2, 3 the tab switches to Research Gaps, References, Results.
+  // At checkpoint 1, 2, 3 the tab switches to Research Gaps, References, Results.
   const { checkpoint } = session;
   useEffect(() => {
     if (checkpoint && CHECKPOINT_TABS[checkpoint]) setTab(CHECKPOINT_TABS[checkpoint]);
@@ -123,7 +123,7 @@ export default function LiteratureTeamPage() {
   };
 
   const onWorkflowChange = async (value: string) => {
-    // agent-teams.md §4: changing the workflow resets.
+    // Another workflow is another run: changing it resets.
     setWorkflow(value);
     await onReset();
   };

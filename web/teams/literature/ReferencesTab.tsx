@@ -11,10 +11,10 @@ import { saveText } from '../../components/saveFile';
 import { CITATION_FORMATS, formatReferences, type CitationFormat } from './exports';
 import { datedFileName } from './rules';
 
-/** The references with their links and dates, and citation downloads (agent-teams.md §2, §9). */
+/** The references with their links and dates, and citation downloads (BibTeX, RIS, CSL-JSON). */
 export function ReferencesTab({ references }: { references: readonly Reference[] }) {
   const [error, setError] = useState<string>();
-  // agent-teams.md §9: a reference line needs more than 20 characters.
+  // A line too short to name a work is not a reference.
   const shown = references.filter((r) => r.line.length > REFERENCE_LINE_MIN);
 
   const download = async (format: CitationFormat, extension: string) => {

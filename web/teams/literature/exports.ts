@@ -2,7 +2,7 @@ import type { Reference } from '../../../common/teams/literature';
 import { referencesToCsl, unwrapRis } from '../../../common/teams/literature-citations';
 
 /**
- * Downloads built in the browser (agent-teams.md §2, §9): text and JSON files whose names carry
+ * Downloads built in the browser: text and JSON files whose names carry
  * the date, and the references as BibTeX, RIS or CSL-JSON written by citation-js (loaded only when
  * a citation download is asked for).
  */

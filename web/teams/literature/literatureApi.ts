@@ -1,30 +1,17 @@
-import type { z } from 'zod';
-import {
-  LITERATURE_MESSAGES,
-  LITERATURE_RETRY,
-  literatureFeedbackReplySchema,
-  literatureLogsReplySchema,
-  literatureStatusReplySchema,
-  startLiteratureReplySchema,
-  type StartLiteratureRequest,
-} from '../../../common/teams/literature';
-import { api, isFailure, type ApiFailure, type ApiResult } from '../../api/client';
+import { LITERATURE_MESSAGES, LITERATURE_RETRY } from '../../../common/teams/literature';
+import { api, failureText, isFailure, type ApiFailure, type ApiResult } from '../../api/client';
 import { retryAfterMs } from '../../../common/retry';
+import type { SessionHttp } from '../shared';
 import { backoffMs } from './rules';
 
 /**
- * The Literature screen's calls (agent-teams.md §7) with the spec's 429 rule (§8, §9): up to 5
- * retries, waiting as long as Retry-After says (seconds or a date) or 1 s doubled per retry up
- * to 30 s with 10% jitter; then the 'high demand' message. Replies are parsed with the contract's
- * schemas.
+ * The HTTP the Literature screen's session calls go through: a call answered 429 is tried again
+ * up to 5 times, waiting as long as Retry-After says (seconds or a date) or 1 s doubled per
+ * retry up to 30 s with 10% jitter; after that it fails with the 'high demand' message. A
+ * refused start or feedback without any text of its own gets the screen's fallback text.
  */
 
 export const LITERATURE_BASE = '/api/literature-team';
-
-export interface LiteratureHttp {
-  get(path: string, signal?: AbortSignal): Promise<ApiResult<unknown>>;
-  post(path: string, body?: unknown): Promise<ApiResult<unknown>>;
-}
 
 export interface RetryDeps {
   sleep(ms: number): Promise<void>;
@@ -32,7 +19,7 @@ export interface RetryDeps {
   random(): number;
 }
 
-export const defaultHttp: LiteratureHttp = {
+export const defaultHttp: SessionHttp = {
   get: (path, signal) => api.get<unknown>(path, signal),
   post: (path, body) => api.post<unknown>(path, body),
 };
@@ -62,51 +49,24 @@ export async function withRetries(
   }
 }
 
-function parsed<S extends z.ZodType>(schema: S, reply: ApiResult<unknown>): ApiResult<z.output<S>> {
-  if (isFailure(reply)) return reply;
-  const result = schema.safeParse(reply);
-  if (result.success) return result.data;
-  return {
-    success: false,
-    error: 'Invalid reply',
-    message: "The server's reply was not what this page expects. Reload the page.",
-  };
+/** The fallback text of a refused call that says nothing itself. */
+function withFallbackText(path: string, reply: ApiResult<unknown>): ApiResult<unknown> {
+  if (!isFailure(reply) || failureText(reply)) return reply;
+  const fallback = path.endsWith('/start')
+    ? LITERATURE_MESSAGES.startFailed
+    : path.endsWith('/feedback')
+      ? LITERATURE_MESSAGES.feedbackFailed
+      : LITERATURE_MESSAGES.unknown;
+  return { ...reply, error: fallback, message: fallback };
 }
 
-export function literatureApi(
-  http: LiteratureHttp = defaultHttp,
+export function literatureHttp(
+  http: SessionHttp = defaultHttp,
   deps: RetryDeps = defaultRetryDeps,
-) {
-  const id = (sessionId: string) => encodeURIComponent(sessionId);
+): SessionHttp {
   return {
-    start: async (body: StartLiteratureRequest) =>
-      parsed(
-        startLiteratureReplySchema,
-        await withRetries(() => http.post(`${LITERATURE_BASE}/start`, body), deps),
-      ),
-    status: async (sessionId: string, signal?: AbortSignal) =>
-      parsed(
-        literatureStatusReplySchema,
-        await withRetries(
-          () => http.get(`${LITERATURE_BASE}/status/${id(sessionId)}`, signal),
-          deps,
-        ),
-      ),
-    logs: async (sessionId: string, signal?: AbortSignal) =>
-      parsed(
-        literatureLogsReplySchema,
-        await withRetries(() => http.get(`${LITERATURE_BASE}/logs/${id(sessionId)}`, signal), deps),
-      ),
-    feedback: async (sessionId: string, feedback: string) =>
-      parsed(
-        literatureFeedbackReplySchema,
-        await withRetries(
-          () => http.post(`${LITERATURE_BASE}/feedback`, { feedback, sessionId }),
-          deps,
-        ),
-      ),
-    /** Stops a running session on the server (the runtime's generic reset). */
-    reset: (sessionId: string) => http.post(`/api/agents/sessions/${id(sessionId)}/reset`, {}),
+    get: (path, signal) => withRetries(() => http.get(path, signal), deps),
+    post: async (path, body) =>
+      withFallbackText(path, await withRetries(() => http.post(path, body), deps)),
   };
 }
-export type LiteratureApi = ReturnType<typeof literatureApi>;

@@ -4,7 +4,7 @@ import type { ApiResult } from '../../api/client';
 import { withRetries } from './literatureApi';
 import { backoffMs, datedFileName, isDecodingError, nextPollDelay, reportFromLogs } from './rules';
 
-describe('poll delay (agent-teams.md §8, §9)', () => {
+describe('poll delay', () => {
   const now = 100_000;
   it('is 2 s, or 4 s when a real-time message arrived in the last 12 s', () => {
     expect(nextPollDelay(2000, 'ok', undefined, now)).toBe(2000);

@@ -6,7 +6,7 @@ import {
 } from '../../../common/teams/literature';
 
 /**
- * The Literature screen's client rules as pure functions (agent-teams.md §7, §8, §9), so their
+ * The Literature screen's client rules as pure functions, so their
  * tests need no network: the poll delay, the 429 retry wait, which errors the screen hides, and
  * the report preview read from the logs.
  */
@@ -42,7 +42,7 @@ export function isHighDemand(text: string | undefined): boolean {
   return text === LITERATURE_MESSAGES.highDemand || /high demand/i.test(text ?? '');
 }
 
-/** agent-teams.md §4: errors about character decoding are not shown on this screen. */
+/** Errors about character decoding are not shown on this screen: they tell a researcher nothing. */
 export function isDecodingError(text: string | undefined): boolean {
   return /\b(decod\w*|codec|charmap|unicodedecodeerror|utf-?8|invalid (start|continuation) byte)\b/i.test(
     text ?? '',
@@ -68,7 +68,7 @@ export function reportFromLogs(logs: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** File names carry the current date (agent-teams.md §9). */
+/** File names carry the current date, so downloads of several days stay apart. */
 export function datedFileName(stem: string, extension: string, now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;

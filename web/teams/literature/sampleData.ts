@@ -1,9 +1,9 @@
 import type { Paper, Reference, ResearchGap, Trend } from '../../../common/teams/literature';
 
 /**
- * The built-in sample the screen falls back to when a literature call answers 404 (agent-teams.md
- * §8). Everything here is illustrative and shown under a visible "sample data" label: the papers
- * are placeholders, not real works, and carry no identifiers.
+ * The built-in sample the screen falls back to when a literature call answers 404 (the server
+ * does not have the team's calls). Everything here is illustrative and shown under a visible
+ * "sample data" label: the papers are placeholders, not real works, and carry no identifiers.
  */
 
 const paper = (number: number, title: string, year: number, method: string): Paper => ({

@@ -1,11 +1,18 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { wsSessionUpdateSchema } from '../../../common/agents';
-import { LITERATURE_MESSAGES, type LiteratureStatusReply } from '../../../common/teams/literature';
+import {
+  LITERATURE_MESSAGES,
+  type LiteratureFeedbackReply,
+  type LiteratureStatusReply,
+  type StartLiteratureReply,
+} from '../../../common/teams/literature';
+import type { TeamLogsReply } from '../../../common/teams/shared';
 import type { ApiFailure, ApiResult } from '../../api/client';
 import { TeamSocket } from '../../api/ws';
+import type { SessionHttp } from '../shared';
+import { makeSession } from '../shared/testing/fakeRuntime';
 import { fakeSocketFactory, ManualTimers } from '../shared/testing/fakeSocket';
-import type { LiteratureApi } from './literatureApi';
 import { SAMPLE_PAPERS } from './sampleData';
 import { useLiteratureSession } from './useLiteratureSession';
 
@@ -33,6 +40,8 @@ function statusReply(over: Partial<LiteratureStatusReply> = {}): LiteratureStatu
   };
 }
 
+const logsReply = (logs: string[]): TeamLogsReply => ({ success: true, sessionId: ID, logs });
+
 const fail = (status: number, extra: Partial<ApiFailure> = {}): ApiFailure => ({
   success: false,
   error: `HTTP error! status: ${status}`,
@@ -40,58 +49,70 @@ const fail = (status: number, extra: Partial<ApiFailure> = {}): ApiFailure => ({
   ...extra,
 });
 
-/** A scripted API: each call takes the next queued reply (the last one repeats). */
-function fakeApi() {
-  const calls: string[] = [];
-  const queues = {
-    status: [statusReply()] as ApiResult<LiteratureStatusReply>[],
-    logs: [{ success: true as const, sessionId: ID, logs: ['one', 'two'] }] as ApiResult<{
-      success: true;
-      sessionId: string;
-      logs: string[];
-    }>[],
-  };
-  const take = <T,>(q: T[]): T => (q.length > 1 ? q.shift()! : q[0]!);
-  const api = {
-    start: vi.fn(async () => {
-      calls.push('start');
-      return {
-        success: true as const,
-        sessionId: ID,
-        status: 'processing' as const,
-        phase: 1,
-        error: null,
-      };
-    }),
-    status: vi.fn(async () => {
-      calls.push('status');
-      return take(queues.status);
-    }),
-    logs: vi.fn(async () => {
-      calls.push('logs');
-      return take(queues.logs);
-    }),
-    feedback: vi.fn(async () => {
-      calls.push('feedback');
-      return {
-        success: true as const,
-        sessionId: ID,
-        status: 'processing' as const,
-        phase: 2,
-        error: null,
-        papers: [],
-        researchGaps: [],
-        trends: [],
-        references: [],
-        finalReport: null,
-      };
-    }),
-    reset: vi.fn(async () => ({ success: true })),
-  };
-  return { api: api as unknown as LiteratureApi, raw: api, calls, queues };
+function startReply(): StartLiteratureReply {
+  const session = makeSession({ sessionId: ID, status: 'processing', phase: 1 });
+  return { success: true, sessionId: ID, status: 'processing', phase: 1, error: null, session };
 }
 
-function setup(fake = fakeApi()) {
+function feedbackReply(): LiteratureFeedbackReply {
+  const session = makeSession({ sessionId: ID, status: 'processing', phase: 2 });
+  return {
+    success: true,
+    sessionId: ID,
+    status: 'processing',
+    phase: 2,
+    error: null,
+    session,
+    papers: [],
+    researchGaps: [],
+    trends: [],
+    references: [],
+    finalReport: null,
+    verification: null,
+    documents: null,
+  };
+}
+
+type Call = 'start' | 'status' | 'logs' | 'feedback' | 'reset';
+
+/**
+ * The literature routes scripted: each call takes the next queued reply of its kind (the last
+ * one repeats); every call is recorded by kind, with its path and body.
+ */
+function fakeHttp() {
+  const calls: Call[] = [];
+  const sent: Array<{ call: Call; path: string; body?: unknown }> = [];
+  const queues: Record<Exclude<Call, 'reset'>, ApiResult<unknown>[]> = {
+    start: [startReply()],
+    status: [statusReply()],
+    logs: [logsReply(['one', 'two'])],
+    feedback: [feedbackReply()],
+  };
+  const take = (q: ApiResult<unknown>[]) => (q.length > 1 ? q.shift()! : q[0]!);
+  const record = (call: Call, path: string, body?: unknown) => {
+    calls.push(call);
+    sent.push({ call, path, ...(body === undefined ? {} : { body }) });
+  };
+  const http: SessionHttp = {
+    get: async (path) => {
+      const call = path.startsWith('/api/literature-team/status/') ? 'status' : 'logs';
+      record(call, path);
+      return take(queues[call]);
+    },
+    post: async (path, body) => {
+      if (path.endsWith('/reset')) {
+        record('reset', path, body);
+        return { success: true };
+      }
+      const call = path.endsWith('/start') ? 'start' : 'feedback';
+      record(call, path, body);
+      return take(queues[call]);
+    },
+  };
+  return { http, calls, sent, queues };
+}
+
+function setup(fake = fakeHttp(), initialSessionId?: string) {
   const factory = fakeSocketFactory();
   const socket = new TeamSocket({
     url: 'ws://example.test/ws',
@@ -100,7 +121,9 @@ function setup(fake = fakeApi()) {
     timers: new ManualTimers(),
     pingIntervalMs: 0,
   });
-  const hook = renderHook(() => useLiteratureSession({ api: fake.api, socket }));
+  const hook = renderHook(() =>
+    useLiteratureSession({ http: fake.http, socket, initialSessionId }),
+  );
   const advance = (ms: number) =>
     act(async () => {
       await vi.advanceTimersByTimeAsync(ms);
@@ -190,7 +213,7 @@ describe('useLiteratureSession polling', () => {
     t.queues.logs = [
       fail(503, { message: LITERATURE_MESSAGES.highDemand }),
       fail(429),
-      { success: true, sessionId: ID, logs: [] },
+      logsReply([]),
     ];
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
@@ -241,7 +264,7 @@ describe('useLiteratureSession polling', () => {
 describe('useLiteratureSession fallbacks and errors', () => {
   it('shows the labelled sample data when a call answers 404', async () => {
     const t = setup();
-    t.raw.start.mockResolvedValueOnce(fail(404) as never);
+    t.queues.start = [fail(404), startReply()];
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
     });
@@ -253,6 +276,30 @@ describe('useLiteratureSession fallbacks and errors', () => {
     expect(s.sessionId).toBeUndefined();
   });
 
+  it('follows a session named in the address with one status read, or shows the sample', async () => {
+    const fake = fakeHttp();
+    fake.queues.status = [
+      statusReply({
+        status: 'waiting_for_input',
+        checkpoint: 1,
+        checkpointData: { papers: SAMPLE_PAPERS.slice(0, 1) },
+        papers: SAMPLE_PAPERS,
+      }),
+    ];
+    const t = setup(fake, ID);
+    await t.advance(0);
+    expect(t.calls).toEqual(['status']);
+    expect(t.hook.result.current).toMatchObject({ sessionId: ID, checkpoint: 1, sample: false });
+    // What the checkpoint shows wins over the status reply's outputs.
+    expect(t.hook.result.current.outputs.papers).toEqual(SAMPLE_PAPERS.slice(0, 1));
+
+    const missing = fakeHttp();
+    missing.queues.status = [fail(404)];
+    const u = setup(missing, ID);
+    await u.advance(0);
+    expect(u.hook.result.current).toMatchObject({ sample: true, sessionId: undefined });
+  });
+
   it('falls back to the sample when a poll answers 404', async () => {
     const t = await started();
     t.queues.status = [fail(404)];
@@ -262,7 +309,7 @@ describe('useLiteratureSession fallbacks and errors', () => {
 
   it('names a failed start and a failed feedback with the spec texts', async () => {
     const t = setup();
-    t.raw.start.mockResolvedValueOnce(fail(500, { message: 'Queue is down' }) as never);
+    t.queues.start = [fail(500, { message: 'Queue is down' }), startReply()];
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
     });
@@ -270,7 +317,7 @@ describe('useLiteratureSession fallbacks and errors', () => {
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
     });
-    t.raw.feedback.mockResolvedValueOnce(fail(409, { message: 'Not at a checkpoint' }) as never);
+    t.queues.feedback = [fail(409, { message: 'Not at a checkpoint' }), feedbackReply()];
     await act(async () => {
       await t.hook.result.current.submitFeedback('more');
     });
@@ -296,9 +343,9 @@ describe('useLiteratureSession fallbacks and errors', () => {
       statusReply({ status: 'waiting_for_input', phase: 4, checkpoint: 3, checkpointData: {} }),
     ];
     t.queues.logs = [
-      { success: true, sessionId: ID, logs: ['nothing'] },
-      { success: true, sessionId: ID, logs: ['still nothing'] },
-      { success: true, sessionId: ID, logs: ['FINAL_REPORT: "# From the logs"'] },
+      logsReply(['nothing']),
+      logsReply(['still nothing']),
+      logsReply(['FINAL_REPORT: "# From the logs"']),
     ];
     await t.advance(2000);
     expect(t.hook.result.current.checkpoint).toBe(3);
@@ -330,11 +377,19 @@ describe('useLiteratureSession fallbacks and errors', () => {
     await act(async () => {
       await t.hook.result.current.approve();
     });
-    expect(t.raw.feedback).toHaveBeenCalledWith(ID, 'Approved');
+    expect(t.sent.filter((c) => c.call === 'feedback')).toEqual([
+      {
+        call: 'feedback',
+        path: '/api/literature-team/feedback',
+        body: { feedback: 'Approved', sessionId: ID },
+      },
+    ]);
     await act(async () => {
       await t.hook.result.current.reset();
     });
-    expect(t.raw.reset).toHaveBeenCalledWith(ID);
+    expect(t.sent.filter((c) => c.call === 'reset')).toEqual([
+      { call: 'reset', path: `/api/agents/sessions/${ID}/reset`, body: {} },
+    ]);
     expect(t.hook.result.current.status).toBe('idle');
     expect(t.hook.result.current.sessionId).toBeUndefined();
   });

@@ -1,36 +1,23 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { APPROVAL_FEEDBACK, type SessionStatus } from '../../../common/agents';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SessionStatus } from '../../../common/agents';
 import {
-  LITERATURE_MESSAGES,
   LITERATURE_POLLING,
-  LITERATURE_SUBSCRIPTION,
-  literatureCheckpointDataSchema,
+  LITERATURE_TEAM_ID,
   REPORT_PREVIEW_FETCHES,
   REPORT_PREVIEW_INTERVAL_MS,
-  type LiteratureStatusReply,
-  type Paper,
-  type Reference,
-  type ResearchGap,
+  type LiteratureOutputs,
   type StartLiteratureRequest,
-  type Trend,
-  type Verification,
 } from '../../../common/teams/literature';
-import { failureText, isFailure, type ApiFailure } from '../../api/client';
-import { getTeamSocket, type TeamSocket } from '../../api/ws';
+import type { TeamSocket } from '../../api/ws';
+import { useTeamSession, type SessionHttp } from '../shared';
+import { literatureHttp } from './literatureApi';
 import {
-  initialSessionState,
-  logLines,
-  sessionReducer,
-  SETTLED_STATUSES,
-} from '../shared/sessionState';
-import { literatureApi, type LiteratureApi } from './literatureApi';
-import {
-  isDecodingError,
-  isHighDemand,
-  nextPollDelay,
-  reportFromLogs,
-  type PollOutcome,
-} from './rules';
+  fetchLiteratureLogs,
+  literatureEndpoints,
+  literaturePollDelay,
+  outputsOf,
+} from './literatureSession';
+import { isDecodingError, reportFromLogs } from './rules';
 import {
   SAMPLE_GAPS,
   SAMPLE_LOGS,
@@ -39,36 +26,15 @@ import {
   SAMPLE_REPORT,
   SAMPLE_TRENDS,
 } from './sampleData';
-import { useReadAfterSettling } from '../shared/useReadAfterSettling';
-import { useSubmitting } from '../shared/useSubmitting';
 
 /**
- * The Literature screen's live session (agent-teams.md §4, §7, §8, §9). Unlike the other teams it
- * alternates its status and logs calls, one per tick: every 2 s, 4 s while real-time messages
- * keep arriving (one in the last 12 s); after a 429 or 'high demand' failure the wait doubles up
- * to 30 s, after another failure it grows by 1 s up to 15 s. A 404 shows the built-in sample
- * data, labelled. Errors about character decoding are not shown.
+ * The Literature screen's live session: the shared session hook with the team's rules as its
+ * options (the status and logs calls in turn, one per poll; the poll's wait from
+ * `literaturePollDelay`; 429s retried by `literatureHttp`), and around it what only this screen
+ * does: a call answered 404 shows the built-in sample data, labelled; errors about character
+ * decoding are not shown; from checkpoint 3 on the report is previewed, from the checkpoint data,
+ * the status reply or, failing those, the logs.
  */
-
-export interface LiteratureOutputs {
-  papers: Paper[];
-  researchGaps: ResearchGap[];
-  trends: Trend[];
-  references: Reference[];
-  finalReport: string | null;
-  verification: Verification | null;
-  documents: { report: string | null; bibliography: string | null } | null;
-}
-
-const EMPTY: LiteratureOutputs = {
-  papers: [],
-  researchGaps: [],
-  trends: [],
-  references: [],
-  finalReport: null,
-  verification: null,
-  documents: null,
-};
 
 const SAMPLE: LiteratureOutputs = {
   papers: SAMPLE_PAPERS,
@@ -81,9 +47,9 @@ const SAMPLE: LiteratureOutputs = {
 };
 
 export interface UseLiteratureSessionOptions {
-  api?: LiteratureApi;
+  /** The session calls' HTTP (default: the app's client with the 429 retries; tests: a fake). */
+  http?: SessionHttp;
   socket?: TeamSocket;
-  now?: () => number;
   initialSessionId?: string;
 }
 
@@ -109,165 +75,35 @@ export interface LiteratureSession {
   reset(): Promise<void>;
 }
 
-function outcomeOf(failure: ApiFailure): PollOutcome {
-  return failure.status === 429 || isHighDemand(failure.error) || isHighDemand(failure.message)
-    ? 'high-demand'
-    : 'failed';
-}
-
 export function useLiteratureSession(options: UseLiteratureSessionOptions = {}): LiteratureSession {
-  const api = useMemo(() => options.api ?? literatureApi(), [options.api]);
-  const socket = options.socket ?? getTeamSocket();
-  const now = options.now ?? Date.now;
-  const [state, dispatch] = useReducer(sessionReducer, initialSessionState);
-  const [reply, setReply] = useState<Partial<LiteratureOutputs>>({});
+  const http = useMemo(() => options.http ?? literatureHttp(), [options.http]);
   const [sample, setSample] = useState(false);
-  const { isSubmitting, whileSubmitting } = useSubmitting();
-  const [pollDelayMs, setPollDelayMs] = useState<number>(LITERATURE_POLLING.baseMs);
   const [logReport, setLogReport] = useState<string>();
-  const lastSocketAt = useRef<number | undefined>(undefined);
-  const generation = useRef(0);
+  const showSample = useCallback(() => setSample(true), []);
+  const session = useTeamSession<StartLiteratureRequest>({
+    teamId: LITERATURE_TEAM_ID,
+    teamLabel: 'LiteratureTeam',
+    endpoints: literatureEndpoints,
+    http,
+    socket: options.socket,
+    initialSessionId: options.initialSessionId,
+    pollIntervalMs: LITERATURE_POLLING.baseMs,
+    pollCalls: 'alternate',
+    nextPollDelay: literaturePollDelay,
+    onNotFound: showSample,
+  });
+  const { sessionId, status, phase, checkpoint } = session;
 
-  const toSample = useCallback(() => {
-    generation.current += 1;
-    setSample(true);
-    dispatch({ type: 'reset' });
-  }, []);
-
-  const applyStatus = useCallback((sessionId: string, r: LiteratureStatusReply) => {
-    dispatch({
-      type: 'snapshot',
-      sessionId,
-      snapshot: {
-        status: r.status,
-        phase: r.phase,
-        checkpoint: r.checkpoint,
-        checkpointData: r.checkpointData,
-        logs: r.logs,
-        error: r.error,
-        updatedAt: r.updatedAt,
-        session: r,
-      },
-    });
-    setReply({
-      papers: r.papers,
-      researchGaps: r.researchGaps,
-      trends: r.trends,
-      references: r.references,
-      finalReport: r.finalReport,
-      verification: r.verification,
-      documents: r.documents,
-    });
-  }, []);
-
-  const { sessionId, status } = state;
-  const live = sessionId !== undefined && !sample && !SETTLED_STATUSES.includes(status);
-
-  // Polling: status, then logs, then status... each tick waits as the rules say.
-  useEffect(() => {
-    if (!sessionId || !live) return;
-    const controller = new AbortController();
-    const gen = generation.current;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let next: 'status' | 'logs' = 'status';
-    let delay: number = LITERATURE_POLLING.baseMs;
-    const tick = async () => {
-      let outcome: PollOutcome = 'ok';
-      const call = next;
-      next = next === 'status' ? 'logs' : 'status';
-      const failure = async (): Promise<ApiFailure | 'aborted' | undefined> => {
-        if (call === 'status') {
-          const r = await api.status(sessionId, controller.signal);
-          if (controller.signal.aborted || gen !== generation.current) return 'aborted';
-          if (isFailure(r)) return r;
-          applyStatus(sessionId, r);
-        } else {
-          const r = await api.logs(sessionId, controller.signal);
-          if (controller.signal.aborted || gen !== generation.current) return 'aborted';
-          if (isFailure(r)) return r;
-          const lines = r.logs.map((message, i) => ({ seq: i + 1, message }));
-          dispatch({ type: 'logs', sessionId, lines });
-        }
-        return undefined;
-      };
-      const failed = await failure();
-      if (failed === 'aborted') return;
-      if (failed) {
-        if (failed.status === 404) return toSample();
-        // agent-teams.md §8: polling failures are only logged.
-        console.warn(`Polling ${call} failed:`, failureText(failed));
-        outcome = outcomeOf(failed);
-      }
-      delay = nextPollDelay(delay, outcome, lastSocketAt.current, now());
-      setPollDelayMs(delay);
-      timer = setTimeout(() => void tick(), delay);
-    };
-    timer = setTimeout(() => void tick(), delay);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [sessionId, live, api, applyStatus, toSample, now]);
-
-  const readClosingLogs = useCallback(
-    async (id: string, signal: AbortSignal) => {
-      const r = await api.logs(id, signal);
-      if (signal.aborted || isFailure(r)) return;
-      const lines = r.logs.map((message, i) => ({ seq: i + 1, message }));
-      dispatch({ type: 'logs', sessionId: id, lines });
-    },
-    [api],
+  const outputs = useMemo(
+    () => (sample ? SAMPLE : outputsOf(session.session, session.checkpointData)),
+    [sample, session.session, session.checkpointData],
   );
-  useReadAfterSettling(
-    sample ? undefined : sessionId,
-    live,
-    LITERATURE_POLLING.baseMs,
-    readClosingLogs,
-  );
+  const reportStage = (checkpoint ?? 0) >= 3 || phase >= 5 || status === 'completed';
+  const knownReport = outputs.finalReport ?? undefined;
 
-  // Real-time updates for this session (the reducer ignores other sessions).
-  useEffect(() => {
-    if (!sessionId || sample) return;
-    const offMessage = socket.onMessage((message) => {
-      if (message.type !== 'session-update' || message.sessionId !== sessionId) return;
-      lastSocketAt.current = now();
-      dispatch({ type: 'update', update: message });
-    });
-    const offSubscription = socket.subscribe(LITERATURE_SUBSCRIPTION, { sessionId });
-    return () => {
-      offMessage();
-      offSubscription();
-    };
-  }, [sessionId, sample, socket, now]);
-
-  const checkpointData = useMemo(() => {
-    const parsed = literatureCheckpointDataSchema.safeParse(state.checkpointData ?? {});
-    return parsed.success ? parsed.data : {};
-  }, [state.checkpointData]);
-
-  const outputs: LiteratureOutputs = useMemo(() => {
-    if (sample) return SAMPLE;
-    return {
-      ...EMPTY,
-      ...reply,
-      ...(checkpointData.papers ? { papers: checkpointData.papers } : {}),
-      ...(checkpointData.researchGaps ? { researchGaps: checkpointData.researchGaps } : {}),
-      ...(checkpointData.trends ? { trends: checkpointData.trends } : {}),
-      ...(checkpointData.references ? { references: checkpointData.references } : {}),
-      ...(checkpointData.finalReport ? { finalReport: checkpointData.finalReport } : {}),
-      ...(checkpointData.verification ? { verification: checkpointData.verification } : {}),
-    };
-  }, [sample, reply, checkpointData]);
-
-  const logs = useMemo(
-    () => (sample ? SAMPLE_LOGS : logLines(state.logSlots)),
-    [sample, state.logSlots],
-  );
-  const reportStage = (state.checkpoint ?? 0) >= 3 || state.phase >= 5 || status === 'completed';
-  const knownReport = checkpointData.finalReport ?? outputs.finalReport ?? undefined;
-
-  // From checkpoint 3 on, a report not in the checkpoint data is looked for in the logs:
-  // up to 3 log fetches, 400 ms apart.
+  // From checkpoint 3 on, a report the replies do not carry is looked for in the logs: up to 3
+  // log fetches, 400 ms apart.
+  const { logs } = session;
   useEffect(() => {
     if (!sessionId || sample || !reportStage || knownReport) return;
     const fromKnown = reportFromLogs(logs);
@@ -280,13 +116,11 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
       for (let i = 0; i < REPORT_PREVIEW_FETCHES && !cancelled; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, REPORT_PREVIEW_INTERVAL_MS));
         if (cancelled) return;
-        const result = await api.logs(sessionId);
-        if (cancelled || isFailure(result)) continue;
-        const found = reportFromLogs(result.logs);
-        if (found) {
-          setLogReport(found);
-          return;
-        }
+        const lines = await fetchLiteratureLogs(http, sessionId);
+        const found = lines && reportFromLogs(lines);
+        if (cancelled || !found) continue;
+        setLogReport(found);
+        return;
       }
     })();
     return () => {
@@ -294,131 +128,40 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
     };
     // Logs are read when the stage is reached, not on every new line.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sessionId, sample, reportStage, knownReport, api]);
+  }, [sessionId, sample, reportStage, knownReport, http]);
 
+  const { start: startSession, reset: resetSession } = session;
   const start = useCallback(
-    (request: StartLiteratureRequest) =>
-      whileSubmitting(async () => {
-        generation.current += 1;
-        setSample(false);
-        setReply({});
-        setLogReport(undefined);
-        setPollDelayMs(LITERATURE_POLLING.baseMs);
-        const result = await api.start(request);
-        if (isFailure(result)) {
-          if (result.status === 404) {
-            toSample();
-            return true;
-          }
-          dispatch({
-            type: 'failed',
-            status: 'error',
-            error: `Error starting LiteratureTeam: ${failureText(result) || LITERATURE_MESSAGES.startFailed}`,
-          });
-          return false;
-        }
-        dispatch({
-          type: 'attach',
-          sessionId: result.sessionId,
-          started: true,
-          snapshot: { status: result.status, phase: Math.max(1, result.phase) },
-        });
-        return true;
-      }),
-    [api, whileSubmitting, toSample],
+    (request: StartLiteratureRequest) => {
+      setSample(false);
+      setLogReport(undefined);
+      return startSession(request);
+    },
+    [startSession],
   );
+  const reset = useCallback(() => {
+    setSample(false);
+    setLogReport(undefined);
+    return resetSession();
+  }, [resetSession]);
 
-  const submitFeedback = useCallback(
-    (text: string) =>
-      whileSubmitting(async () => {
-        const feedback = text.trim();
-        const id = state.sessionId;
-        const sentAt = state.stateAt;
-        if (!feedback || !id) return false;
-        generation.current += 1;
-        const result = await api.feedback(id, feedback);
-        if (isFailure(result)) {
-          if (result.status === 404) {
-            toSample();
-            return true;
-          }
-          dispatch({
-            type: 'failed',
-            error: `Error submitting feedback: ${failureText(result) || LITERATURE_MESSAGES.feedbackFailed}`,
-          });
-          return false;
-        }
-        dispatch({
-          type: 'feedback-sent',
-          sessionId: id,
-          sentAt,
-          snapshot: { status: result.status, phase: result.phase, error: result.error },
-        });
-        setReply((r) => ({
-          ...r,
-          papers: result.papers,
-          researchGaps: result.researchGaps,
-          trends: result.trends,
-          references: result.references,
-          finalReport: result.finalReport,
-        }));
-        return true;
-      }),
-    [api, whileSubmitting, toSample, state.sessionId, state.stateAt],
-  );
-
-  const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);
-
-  const reset = useCallback(
-    () =>
-      whileSubmitting(async () => {
-        const id = state.sessionId;
-        const running = status === 'processing' || status === 'waiting_for_input';
-        generation.current += 1;
-        dispatch({ type: 'reset' });
-        setSample(false);
-        setReply({});
-        setLogReport(undefined);
-        setPollDelayMs(LITERATURE_POLLING.baseMs);
-        if (id && running) {
-          const result = await api.reset(id);
-          if (isFailure(result)) console.warn('Reset failed:', failureText(result));
-        }
-      }),
-    [api, whileSubmitting, state.sessionId, status],
-  );
-
-  // Follow a session named in the address (a notification's link).
-  const { initialSessionId } = options;
-  useEffect(() => {
-    if (!initialSessionId) return;
-    dispatch({ type: 'attach', sessionId: initialSessionId });
-    void api.status(initialSessionId).then((r) => {
-      if (isFailure(r)) {
-        if (r.status === 404) toSample();
-        return;
-      }
-      applyStatus(initialSessionId, r);
-    });
-  }, [initialSessionId, api, applyStatus, toSample]);
-
-  const shownError = sample ? undefined : state.error;
+  const error = sample ? undefined : session.error;
   return {
-    sessionId: sample ? undefined : state.sessionId,
+    sessionId: sample ? undefined : sessionId,
     status: sample ? 'completed' : status,
-    phase: sample ? 5 : state.phase,
-    checkpoint: sample ? null : state.checkpoint,
-    logs,
+    phase: sample ? 5 : phase,
+    checkpoint: sample ? null : checkpoint,
+    logs: sample ? SAMPLE_LOGS : logs,
     outputs,
     reportPreview: sample ? SAMPLE_REPORT : reportStage ? (knownReport ?? logReport) : undefined,
-    error: shownError && !isDecodingError(shownError) ? shownError : undefined,
+    error: error && !isDecodingError(error) ? error : undefined,
     sample,
-    isProcessing: !sample && status === 'processing',
-    isSubmitting,
-    pollDelayMs,
+    isProcessing: !sample && session.isProcessing,
+    isSubmitting: session.isSubmitting,
+    pollDelayMs: session.pollDelayMs,
     start,
-    submitFeedback,
-    approve,
+    submitFeedback: session.submitFeedback,
+    approve: session.approve,
     reset,
   };
 }

@@ -445,3 +445,75 @@ describe('useTeamSession', () => {
     expect(t.hook.result.current.logs).toEqual(['a', 'b']);
   });
 });
+
+describe('useTeamSession options for a team with its own polling rules', () => {
+  const statusPath = `/api/agents/sessions/${SESSION_ID}`;
+
+  it("pollCalls 'alternate' makes one call per poll, the status and the logs call in turn", async () => {
+    const { http, advance } = await started({ pollCalls: 'alternate' });
+    const gets = () => http.calls.filter((c) => c.method === 'GET').map((c) => c.path);
+    await advance(2000);
+    expect(gets()).toEqual([statusPath]);
+    await advance(2000);
+    expect(gets()).toEqual([statusPath, `${statusPath}/logs?after=0`]);
+    await advance(2000);
+    expect(gets()).toHaveLength(3);
+    expect(gets()[2]).toBe(statusPath);
+  });
+
+  it('nextPollDelay sets each wait from the failure and the last real-time update', async () => {
+    const nextPollDelay = vi.fn((previous: number, failure: { status?: number } | undefined) =>
+      failure ? previous + 500 : 3000,
+    );
+    const { hook, http, advance, push } = await started({ nextPollDelay });
+    http.fail(statusPath, 503, 'Busy');
+    await advance(2000);
+    expect(nextPollDelay).toHaveBeenLastCalledWith(
+      2000,
+      expect.objectContaining({ status: 503 }),
+      undefined,
+    );
+    expect(hook.result.current.pollDelayMs).toBe(2500);
+    const polls = http.count('GET', statusPath);
+    await advance(2499);
+    expect(http.count('GET', statusPath)).toBe(polls);
+    push(makeUpdate('log_update', logData(1, 'live')));
+    await advance(1);
+    expect(nextPollDelay).toHaveBeenLastCalledWith(2500, undefined, expect.any(Number));
+    expect(hook.result.current.pollDelayMs).toBe(3000);
+  });
+
+  it('onNotFound: a 404 forgets the session without an error, from a poll or a call', async () => {
+    const onNotFound = vi.fn();
+    const t = await started({ onNotFound });
+    t.http.fail(statusPath, 404, 'Not found');
+    await t.advance(2000);
+    expect(onNotFound).toHaveBeenCalledTimes(1);
+    expect(t.hook.result.current).toMatchObject({
+      sessionId: undefined,
+      status: 'idle',
+      error: undefined,
+    });
+    const calls = t.http.calls.length;
+    await t.advance(6000);
+    expect(t.http.calls).toHaveLength(calls);
+
+    t.http.fail('/api/agents/sessions', 404, 'Not found');
+    let started404 = false;
+    await act(async () => {
+      started404 = await t.hook.result.current.start({ input: {} });
+    });
+    expect(started404).toBe(true);
+    expect(onNotFound).toHaveBeenCalledTimes(2);
+    expect(t.hook.result.current.error).toBeUndefined();
+  });
+
+  it('without onNotFound a 404 is a failure like any other', async () => {
+    const t = setup();
+    t.http.fail('/api/agents/sessions', 404, 'Not found');
+    await act(async () => {
+      await t.hook.result.current.start({ input: {} });
+    });
+    expect(t.hook.result.current.error).toBe('Error starting LiteratureTeam: Not found');
+  });
+});

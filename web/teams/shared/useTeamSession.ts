@@ -8,7 +8,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { APPROVAL_FEEDBACK, type SessionStatus } from '../../../common/agents';
-import { api, failureText, isFailure, type ApiResult } from '../../api/client';
+import { api, failureText, isFailure, type ApiFailure, type ApiResult } from '../../api/client';
 import { getTeamSocket, type ConnectionState, type TeamSocket } from '../../api/ws';
 import {
   genericSessionEndpoints,
@@ -26,7 +26,7 @@ import {
 import { useReadAfterSettling } from './useReadAfterSettling';
 import { useSubmitting } from './useSubmitting';
 
-/** agent-teams.md §9: teams other than literature poll every 2 s. */
+/** Teams other than literature poll every 2 s. */
 export const TEAM_POLL_INTERVAL_MS = 2000;
 
 /** The two HTTP verbs the hook uses (tests pass a fake; the app uses web/api/client.ts). */
@@ -45,7 +45,7 @@ export interface UseTeamSessionOptions<TStart> {
   teamId: string;
   /** The team's own routes, merged over the generic ones. Keep the object stable. */
   endpoints?: Partial<TeamSessionEndpoints<TStart>>;
-  /** Used in 'Error starting {teamLabel}: ...' (agent-teams.md §8), e.g. 'LiteratureTeam'. */
+  /** Used in the start failure 'Error starting {teamLabel}: ...', e.g. 'LiteratureTeam'. */
   teamLabel?: string;
   /** The error text of a refused start, from the server's message (default: the line above). */
   startErrorText?: (message: string) => string;
@@ -55,6 +55,28 @@ export interface UseTeamSessionOptions<TStart> {
    */
   isDone?: (logs: readonly string[]) => boolean;
   pollIntervalMs?: number;
+  /**
+   * The wait before the next poll, from the wait before this one, the poll's failure (undefined
+   * when it succeeded) and when the last real-time update of the session arrived (Date.now()).
+   * Default: `pollIntervalMs` every time.
+   */
+  nextPollDelay?: (
+    previousMs: number,
+    failure: ApiFailure | undefined,
+    lastUpdateAt: number | undefined,
+  ) => number;
+  /**
+   * 'alternate': each poll makes one call, the status and the logs call in turn (a read outside
+   * the rhythm makes one too: the status call when attaching, the logs call after settling).
+   * Default 'together': both calls at every poll.
+   */
+  pollCalls?: 'together' | 'alternate';
+  /**
+   * Called when a team call answers 404 (the server does not know the team's calls or the
+   * session): the hook forgets the session, without an error, and the screen shows what it
+   * shows instead. Without it a 404 is a failure like any other.
+   */
+  onNotFound?: () => void;
   /** Defaults to the app's shared connection. */
   socket?: TeamSocket;
   http?: SessionHttp;
@@ -88,6 +110,8 @@ export interface TeamSession<TStart> {
   isSubmitting: boolean;
   /** The real-time channel's state (polling carries on without it). */
   connection: ConnectionState;
+  /** The wait before the next poll. */
+  pollDelayMs: number;
   start(input: TStart): Promise<boolean>;
   /** Sends feedback (blank text is refused locally). Other text than 'Approved' re-runs the phase. */
   submitFeedback(feedback: string): Promise<boolean>;
@@ -110,7 +134,7 @@ function useConnectionState(socket: TeamSocket): ConnectionState {
 }
 
 /**
- * A team screen's live session (ARCHITECTURE §9): real-time session-update messages merged
+ * A team screen's live session: real-time session-update messages merged
  * with polling of the status and logs calls every 2 s while the session can still change.
  * Updates for any other session are ignored.
  */
@@ -118,6 +142,7 @@ export function useTeamSession<TStart = GenericStartInput>(
   options: UseTeamSessionOptions<TStart>,
 ): TeamSession<TStart> {
   const { teamId, teamLabel = teamId, initialSessionId, isDone } = options;
+  const alternate = options.pollCalls === 'alternate';
   const startErrorText =
     options.startErrorText ?? ((message: string) => `Error starting ${teamLabel}: ${message}`);
   const pollIntervalMs = options.pollIntervalMs ?? TEAM_POLL_INTERVAL_MS;
@@ -137,42 +162,73 @@ export function useTeamSession<TStart = GenericStartInput>(
   const connection = useConnectionState(socket);
 
   // Callbacks read the newest values without re-subscribing.
-  const latest = useRef({ state, endpoints, http, startErrorText });
+  const { nextPollDelay, onNotFound } = options;
+  const latest = useRef({ state, endpoints, http, startErrorText, nextPollDelay, onNotFound });
   useEffect(() => {
-    latest.current = { state, endpoints, http, startErrorText };
+    latest.current = { state, endpoints, http, startErrorText, nextPollDelay, onNotFound };
   });
   /** Bumped by every local action: a poll that started before one is dropped. */
   const generation = useRef(0);
   const [fetchNow, setFetchNow] = useState(0);
+  const [pollDelayMs, setPollDelayMs] = useState(pollIntervalMs);
+  /** When the last real-time update of the current session arrived (Date.now()). */
+  const lastUpdateAt = useRef<number | undefined>(undefined);
 
-  const pollOnce = useCallback(async (sessionId: string, signal?: AbortSignal) => {
-    const { endpoints: ep, http: client, state: current } = latest.current;
-    const gen = generation.current;
-    const after = current.sessionId === sessionId ? contiguousLogCount(current.logSlots) : 0;
-    try {
-      const [statusReply, logsReply] = await Promise.all([
-        client.get(ep.status(sessionId), signal),
-        ep.logs ? client.get(ep.logs(sessionId, after), signal) : Promise.resolve(undefined),
-      ]);
-      if (signal?.aborted || gen !== generation.current) return;
-      if (logsReply !== undefined) {
-        if (isFailure(logsReply)) console.warn('Polling logs failed:', failureText(logsReply));
-        else {
-          const lines = ep.readLogs?.(logsReply, after);
-          if (lines) dispatch({ type: 'logs', sessionId, lines });
-        }
-      }
-      if (isFailure(statusReply)) {
-        // agent-teams.md §8: polling failures are only logged.
-        console.warn('Polling status failed:', failureText(statusReply));
-        return;
-      }
-      const snapshot = ep.readStatus(statusReply);
-      if (snapshot) dispatch({ type: 'snapshot', sessionId, snapshot });
-    } catch (err) {
-      if (!signal?.aborted) console.warn('Polling failed:', err);
+  /** With `onNotFound`, a 404 drops the session and hands over to the screen. */
+  const forgetIfNotFound = useCallback((reply: ApiResult<unknown> | undefined): boolean => {
+    const notFound = latest.current.onNotFound;
+    if (!notFound || reply === undefined || !isFailure(reply) || reply.status !== 404) {
+      return false;
     }
+    generation.current += 1;
+    dispatch({ type: 'reset' });
+    notFound();
+    return true;
   }, []);
+
+  /** One read of the session; answers the failure of a call it made, if one failed. */
+  const pollOnce = useCallback(
+    async (
+      sessionId: string,
+      signal?: AbortSignal,
+      calls: 'both' | 'status' | 'logs' = 'both',
+    ): Promise<ApiFailure | undefined> => {
+      const { endpoints: ep, http: client, state: current } = latest.current;
+      const gen = generation.current;
+      const after = current.sessionId === sessionId ? contiguousLogCount(current.logSlots) : 0;
+      const readLogs = ep.logs && calls !== 'status';
+      try {
+        const [statusReply, logsReply] = await Promise.all([
+          calls === 'logs' ? Promise.resolve(undefined) : client.get(ep.status(sessionId), signal),
+          readLogs ? client.get(ep.logs!(sessionId, after), signal) : Promise.resolve(undefined),
+        ]);
+        if (signal?.aborted || gen !== generation.current) return undefined;
+        if (forgetIfNotFound(statusReply) || forgetIfNotFound(logsReply)) return undefined;
+        if (logsReply !== undefined) {
+          if (isFailure(logsReply)) console.warn('Polling logs failed:', failureText(logsReply));
+          else {
+            const lines = ep.readLogs?.(logsReply, after);
+            if (lines) dispatch({ type: 'logs', sessionId, lines });
+          }
+        }
+        if (statusReply !== undefined) {
+          if (isFailure(statusReply)) {
+            // A failed poll is only logged: the next one may succeed, and the screen keeps its
+            // state.
+            console.warn('Polling status failed:', failureText(statusReply));
+            return statusReply;
+          }
+          const snapshot = ep.readStatus(statusReply);
+          if (snapshot) dispatch({ type: 'snapshot', sessionId, snapshot });
+        }
+        return logsReply !== undefined && isFailure(logsReply) ? logsReply : undefined;
+      } catch (err) {
+        if (!signal?.aborted) console.warn('Polling failed:', err);
+        return undefined;
+      }
+    },
+    [forgetIfNotFound],
+  );
 
   const { sessionId, status } = state;
   const logs = useMemo(() => logLines(state.logSlots), [state.logSlots]);
@@ -184,33 +240,49 @@ export function useTeamSession<TStart = GenericStartInput>(
     if (!sessionId || !live) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let delay = pollIntervalMs;
+    let turn: 'status' | 'logs' = 'status';
     const tick = async () => {
-      await pollOnce(sessionId, controller.signal);
-      if (!controller.signal.aborted) timer = setTimeout(tick, pollIntervalMs);
+      const calls = alternate ? turn : 'both';
+      turn = turn === 'status' ? 'logs' : 'status';
+      const failure = await pollOnce(sessionId, controller.signal, calls);
+      if (controller.signal.aborted) return;
+      const next = latest.current.nextPollDelay;
+      delay = next ? next(delay, failure, lastUpdateAt.current) : pollIntervalMs;
+      setPollDelayMs(delay);
+      timer = setTimeout(tick, delay);
     };
-    timer = setTimeout(tick, pollIntervalMs);
+    timer = setTimeout(tick, delay);
     return () => {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [sessionId, live, pollIntervalMs, pollOnce]);
+  }, [sessionId, live, pollIntervalMs, alternate, pollOnce]);
 
-  useReadAfterSettling(sessionId, live, pollIntervalMs, pollOnce);
+  const readAfterSettling = useCallback(
+    async (id: string, signal: AbortSignal) => {
+      await pollOnce(id, signal, alternate ? 'logs' : 'both');
+    },
+    [pollOnce, alternate],
+  );
+  useReadAfterSettling(sessionId, live, pollIntervalMs, readAfterSettling);
 
   // One immediate read when the screen attaches to a session it knows nothing about yet.
   useEffect(() => {
     if (!sessionId || fetchNow === 0) return;
     const controller = new AbortController();
-    void pollOnce(sessionId, controller.signal);
+    void pollOnce(sessionId, controller.signal, alternate ? 'status' : 'both');
     return () => controller.abort();
-  }, [sessionId, fetchNow, pollOnce]);
+  }, [sessionId, fetchNow, alternate, pollOnce]);
 
   // Real-time updates for this session.
   const { subscriptionType } = endpoints;
   useEffect(() => {
     if (!sessionId) return;
     const offMessage = socket.onMessage((message) => {
-      if (message.type === 'session-update') dispatch({ type: 'update', update: message });
+      if (message.type !== 'session-update') return;
+      if (message.sessionId === sessionId) lastUpdateAt.current = Date.now();
+      dispatch({ type: 'update', update: message });
     });
     const offSubscription = socket.subscribe(subscriptionType, { sessionId });
     return () => {
@@ -219,11 +291,16 @@ export function useTeamSession<TStart = GenericStartInput>(
     };
   }, [sessionId, subscriptionType, socket]);
 
-  const attach = useCallback((id: string, snapshot?: SessionSnapshot, started = false) => {
-    generation.current += 1;
-    dispatch({ type: 'attach', sessionId: id, started, ...(snapshot ? { snapshot } : {}) });
-    if (!snapshot) setFetchNow((n) => n + 1);
-  }, []);
+  const attach = useCallback(
+    (id: string, snapshot?: SessionSnapshot, started = false) => {
+      generation.current += 1;
+      lastUpdateAt.current = undefined;
+      setPollDelayMs(pollIntervalMs);
+      dispatch({ type: 'attach', sessionId: id, started, ...(snapshot ? { snapshot } : {}) });
+      if (!snapshot) setFetchNow((n) => n + 1);
+    },
+    [pollIntervalMs],
+  );
 
   useEffect(() => {
     if (initialSessionId) attach(initialSessionId);
@@ -236,6 +313,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         generation.current += 1;
         const request = ep.start(input);
         const reply = await client.post(request.path, request.body);
+        if (forgetIfNotFound(reply)) return true;
         if (isFailure(reply)) {
           dispatch({
             type: 'failed',
@@ -256,7 +334,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         attach(started.sessionId, started.snapshot, true);
         return true;
       }),
-    [whileSubmitting, attach],
+    [whileSubmitting, attach, forgetIfNotFound],
   );
 
   const submitFeedback = useCallback(
@@ -268,6 +346,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         generation.current += 1;
         const request = ep.feedback(current.sessionId, text, current.checkpoint);
         const reply = await client.post(request.path, request.body);
+        if (forgetIfNotFound(reply)) return true;
         if (isFailure(reply)) {
           dispatch({ type: 'failed', error: `Error submitting feedback: ${failureText(reply)}` });
           return false;
@@ -281,7 +360,7 @@ export function useTeamSession<TStart = GenericStartInput>(
         });
         return true;
       }),
-    [whileSubmitting],
+    [whileSubmitting, forgetIfNotFound],
   );
 
   const approve = useCallback(() => submitFeedback(APPROVAL_FEEDBACK), [submitFeedback]);
@@ -291,6 +370,7 @@ export function useTeamSession<TStart = GenericStartInput>(
       whileSubmitting(async () => {
         const { endpoints: ep, http: client, state: current } = latest.current;
         generation.current += 1;
+        setPollDelayMs(pollIntervalMs);
         dispatch({ type: 'reset' });
         const running = current.status === 'processing' || current.status === 'waiting_for_input';
         if (current.sessionId && running && ep.reset) {
@@ -299,7 +379,7 @@ export function useTeamSession<TStart = GenericStartInput>(
           if (isFailure(reply)) console.warn('Reset failed:', failureText(reply));
         }
       }),
-    [whileSubmitting],
+    [whileSubmitting, pollIntervalMs],
   );
 
   const follow = useCallback((id: string) => attach(id), [attach]);
@@ -324,6 +404,7 @@ export function useTeamSession<TStart = GenericStartInput>(
     isProcessing: state.status === 'processing',
     isSubmitting,
     connection,
+    pollDelayMs,
     start,
     submitFeedback,
     approve,
