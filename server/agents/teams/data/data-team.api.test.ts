@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../../common/datasets';
+import { errorReplySchema } from '../../../../common/api';
+import { datasetReplySchema } from '../../../../common/datasets';
 import {
   cleaningFeedback,
+  datasetChartReplySchema,
+  datasetRowsReplySchema,
+  dataStatusReplySchema,
+  derivedDatasetReplySchema,
+  profilingCheckpointSchema,
   type DataStatusReply,
-  type DatasetRowsReply,
-  type DerivedDatasetReply,
 } from '../../../../common/teams/data';
+import { teamLogsReplySchema, teamStartReplySchema } from '../../../../common/teams/shared';
 import { createTestApp, createUser, bearer, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import {
@@ -97,13 +102,14 @@ async function upload(
     headers: { ...bearer(token), ...body.headers },
     payload: body.payload,
   });
-  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  const reply: unknown = res.json();
+  return { status: res.statusCode, body: reply };
 }
 
 async function status(token: string, id: string): Promise<DataStatusReply> {
   const res = await client(t.app, token).get(`${BASE}/status/${id}`);
   expect(res.status).toBe(200);
-  return res.body as DataStatusReply;
+  return dataStatusReplySchema.parse(res.body);
 }
 
 async function waitFor(
@@ -144,7 +150,7 @@ describe('an uploaded CSV from start to completed', () => {
       },
     );
     expect(res.status).toBe(201);
-    sessionId = String(res.body.sessionId);
+    sessionId = teamStartReplySchema.parse(res.body).sessionId;
     const s = await waitFor(token, sessionId, atCheckpoint);
     expect(s).toMatchObject({
       phase: 2,
@@ -180,7 +186,7 @@ describe('an uploaded CSV from start to completed', () => {
     const s = await status(token, sessionId);
     const res = await client(t.app, token).get(`/api/datasets/${s.dataset!.datasetId}`);
     expect(res.status).toBe(200);
-    const dataset = (res.body as { data: { dataset: Dataset } }).data.dataset;
+    const dataset = datasetReplySchema.parse(res.body).data.dataset;
     expect(dataset).toMatchObject({
       name: 'mroz',
       source: 'custom',
@@ -211,7 +217,7 @@ describe('an uploaded CSV from start to completed', () => {
       expect.arrayContaining(['bar', 'histogram', 'heatmap', 'scatter']),
     );
     const logs = await client(t.app, token).get(`${BASE}/logs/${sessionId}`);
-    expect((logs.body as { logs: string[] }).logs).toEqual(
+    expect(teamLogsReplySchema.parse(logs.body).logs).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^Computed the descriptive analysis and \d+ charts from the data$/),
         expect.stringMatching(/^No language model is configured/),
@@ -225,7 +231,7 @@ describe('an uploaded CSV from start to completed', () => {
       `${BASE}/datasets/${s.dataset!.datasetId}/rows?limit=2&offset=1`,
     );
     expect(res.status).toBe(200);
-    const page = (res.body as DatasetRowsReply).data;
+    const page = datasetRowsReplySchema.parse(res.body).data;
     expect(page.total).toBe(753);
     expect(page.rows).toHaveLength(2);
     expect(page.rows[0]!.slice(0, 3)).toEqual([2, 1, 1656]);
@@ -257,7 +263,7 @@ describe('cleaning at the checkpoint', () => {
         content: sample('datasets/wooldridge_mroz.csv'),
       },
     );
-    const id = String(res.body.sessionId);
+    const id = teamStartReplySchema.parse(res.body).sessionId;
     const first = await waitFor(token, id, atCheckpoint);
     const fb = await client(t.app, token).post(`${BASE}/feedback`, {
       sessionId: id,
@@ -276,11 +282,11 @@ describe('cleaning at the checkpoint', () => {
     expect(again.checkpointData).toMatchObject({ cleaned: true, datasetName: 'mroz (cleaned)' });
     await client(t.app, token).post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved' });
     const done = await waitFor(token, id, completed);
-    const cleanedId = (again.checkpointData as { datasetId: string }).datasetId;
+    const cleanedId = profilingCheckpointSchema.parse(again.checkpointData).datasetId;
     expect(done.results!.datasetId).toBe(cleanedId);
     expect(done.results!.analysis.type).toBe('quality');
     const catalog = await client(t.app, token).get(`/api/datasets/${cleanedId}`);
-    const description = (catalog.body as { data: { dataset: Dataset } }).data.dataset.description;
+    const description = datasetReplySchema.parse(catalog.body).data.dataset.description;
     expect(description).toMatch(/^mroz, cleaned at the Data Profiling checkpoint: /);
     expect(description).toMatch(/wage: 325 missing values imputed with the median \(/);
     expect(description).toMatch(/Outliers not judged in kidslt6: an IQR of 0/);
@@ -318,7 +324,7 @@ describe('bad uploads get a clear 4xx, never a crash', () => {
     const res = await upload(token, `${BASE}/upload`, config, { name, content });
     expect(res.status).toBe(code);
     expect(res.body).toMatchObject({ success: false });
-    expect(String(res.body.error)).toMatch(message);
+    expect(errorReplySchema.parse(res.body).error).toMatch(message);
   });
 
   it('refuses a request without a file, a bad config, and JSON instead of a form', async () => {
@@ -331,7 +337,7 @@ describe('bad uploads get a clear 4xx, never a crash', () => {
       { name: 'a.csv', content: 'a\n1\n' },
     );
     expect(bad.status).toBe(400);
-    expect(String(bad.body.error)).toMatch(/^config: analysisType must be one of/);
+    expect(errorReplySchema.parse(bad.body).error).toMatch(/^config: analysisType must be one of/);
     const json = await client(t.app, token).post(`${BASE}/upload`, { file: 'x' });
     expect(json.status).toBe(400);
   });
@@ -350,7 +356,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'exploratory',
     });
     expect(res.status).toBe(201);
-    const id = (res.body as { sessionId: string }).sessionId;
+    const id = teamStartReplySchema.parse(res.body).sessionId;
     await waitFor(token, id, atCheckpoint);
     await client(t.app, token).post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved' });
     const s = await waitFor(token, id, completed);
@@ -368,7 +374,7 @@ describe('public APIs and URLs', () => {
       direction: 'rising',
     });
     const catalog = await client(t.app, token).get(`/api/datasets/${s.dataset!.datasetId}`);
-    expect((catalog.body as { data: { dataset: Dataset } }).data.dataset).toMatchObject({
+    expect(datasetReplySchema.parse(catalog.body).data.dataset).toMatchObject({
       source: 'world_bank',
       dataType: 'time_series',
       dateRange: { start: '1971', end: '2020' },
@@ -381,7 +387,7 @@ describe('public APIs and URLs', () => {
       source: 'world_bank',
       datasetId: 'NO.SUCH.INDICATOR',
     });
-    const s = await waitFor(token, (res.body as { sessionId: string }).sessionId, failed);
+    const s = await waitFor(token, teamStartReplySchema.parse(res.body).sessionId, failed);
     expect(s.error).toMatch(/World Bank: no data for "NO.SUCH.INDICATOR"/);
   });
 
@@ -392,28 +398,28 @@ describe('public APIs and URLs', () => {
       datasetId: 'gdp per capita',
     });
     expect(bad.status).toBe(400);
-    expect((bad.body as { error: string }).error).toMatch(/is not a World Bank indicator id/);
+    expect(errorReplySchema.parse(bad.body).error).toMatch(/is not a World Bank indicator id/);
     const blank = await api.post(`${BASE}/fetch-dataset`, { source: 'imf', datasetId: '  ' });
-    expect((blank.body as { error: string }).error).toMatch(/Please enter a dataset ID/);
+    expect(errorReplySchema.parse(blank.body).error).toMatch(/Please enter a dataset ID/);
     const analyzeBlank = await api.post(`${BASE}/analyze`, {
       dataSource: 'api',
       analysisType: 'profile',
       config: { datasetSource: 'fred', datasetId: '' },
     });
-    expect((analyzeBlank.body as { error: string }).error).toMatch(/Please enter a dataset ID/);
+    expect(errorReplySchema.parse(analyzeBlank.body).error).toMatch(/Please enter a dataset ID/);
     const noFile = await api.post(`${BASE}/analyze`, {
       dataSource: 'upload',
       analysisType: 'profile',
     });
-    expect((noFile.body as { error: string }).error).toMatch(/Please upload a data file first/);
+    expect(errorReplySchema.parse(noFile.body).error).toMatch(/Please upload a data file first/);
     const fred = await api.post(`${BASE}/fetch-dataset`, { source: 'fred', datasetId: 'GDP' });
     expect(fred.status).toBe(400);
-    expect((fred.body as { error: string }).error).toMatch(/^FRED: an API key is needed/);
+    expect(errorReplySchema.parse(fred.body).error).toMatch(/^FRED: an API key is needed/);
     const kaggle = await api.post(`${BASE}/fetch-dataset`, {
       source: 'kaggle',
       datasetId: 'econ/mroz',
     });
-    expect((kaggle.body as { error: string }).error).toMatch(
+    expect(errorReplySchema.parse(kaggle.body).error).toMatch(
       /^Kaggle: a username and API key are needed\. Add both under Settings > API keys/,
     );
     const notUrl = await api.post(`${BASE}/analyze`, {
@@ -421,7 +427,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
       config: { datasetId: 'ftp://x/y.csv' },
     });
-    expect((notUrl.body as { error: string }).error).toMatch(/Only http\(s\) addresses/);
+    expect(errorReplySchema.parse(notUrl.body).error).toMatch(/Only http\(s\) addresses/);
   });
 
   it("uses the researcher's own FRED key from Settings", async () => {
@@ -435,7 +441,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
     });
     expect(res.status).toBe(201);
-    const s = await waitFor(token, (res.body as { sessionId: string }).sessionId, atCheckpoint);
+    const s = await waitFor(token, teamStartReplySchema.parse(res.body).sessionId, atCheckpoint);
     expect(s.profile!.timeSeries).toMatchObject({ frequency: 'quarterly', periods: 315 });
     expect(fixtures.requests.some((r) => r.query.api_key === FRED_TEST_KEY)).toBe(true);
   });
@@ -450,7 +456,7 @@ describe('public APIs and URLs', () => {
       datasetId: 'econ/mroz',
     });
     expect(half.status).toBe(400);
-    expect((half.body as { error: string }).error).toMatch(/^Kaggle: a username and API key/);
+    expect(errorReplySchema.parse(half.body).error).toMatch(/^Kaggle: a username and API key/);
 
     await api.put('/api/settings', { apiKeys: { kaggleUsername: KAGGLE_TEST_USER } });
     const res = await api.post(`${BASE}/fetch-dataset`, {
@@ -459,7 +465,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
     });
     expect(res.status).toBe(201);
-    const sessionId = (res.body as { sessionId: string }).sessionId;
+    const sessionId = teamStartReplySchema.parse(res.body).sessionId;
     const s = await waitFor(kaggleToken, sessionId, atCheckpoint);
     expect(s.profile).toMatchObject({ rowCount: 753, columnCount: 23 });
     const basic = `Basic ${Buffer.from(`${KAGGLE_TEST_USER}:${KAGGLE_TEST_KEY}`).toString('base64')}`;
@@ -471,7 +477,9 @@ describe('public APIs and URLs', () => {
       datasetId: 'econ/mroz',
     });
     expect(added.status).toBe(201);
-    expect((added.body as DerivedDatasetReply).data.dataset).toMatchObject({ recordCount: 753 });
+    expect(derivedDatasetReplySchema.parse(added.body).data.dataset).toMatchObject({
+      recordCount: 753,
+    });
 
     // A wrong key is the user's problem to fix, named as such.
     await api.put('/api/settings', { apiKeys: { kaggleApiKey: 'wrong0123456789' } });
@@ -481,7 +489,7 @@ describe('public APIs and URLs', () => {
     });
     expect(wrong.status).toBeGreaterThanOrEqual(400);
     expect(wrong.status).toBeLessThan(500);
-    expect((wrong.body as { error: string }).error).toMatch(/^Kaggle: /);
+    expect(errorReplySchema.parse(wrong.body).error).toMatch(/^Kaggle: /);
   });
 
   it('analyses an IMF panel and a URL file', async () => {
@@ -491,7 +499,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
       config: { datasetSource: 'imf', datasetId: 'GFS_SOO/*.S13.G2M.G23_T.POGDP_PT.A' },
     });
-    const si = await waitFor(token, (imf.body as { sessionId: string }).sessionId, atCheckpoint);
+    const si = await waitFor(token, teamStartReplySchema.parse(imf.body).sessionId, atCheckpoint);
     expect(si.profile!.timeSeries).toMatchObject({
       frequency: 'yearly',
       start: '1972',
@@ -502,7 +510,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
       config: { datasetId: `${fixtures.urls.files}/pwt.csv` },
     });
-    const su = await waitFor(token, (url.body as { sessionId: string }).sessionId, atCheckpoint);
+    const su = await waitFor(token, teamStartReplySchema.parse(url.body).sessionId, atCheckpoint);
     expect(su.source).toMatchObject({ origin: 'url', fileName: 'pwt.csv' });
     expect(su.profile!.rowCount).toBe(1540);
   });
@@ -513,7 +521,7 @@ describe('public APIs and URLs', () => {
       analysisType: 'profile',
       config: { datasetId: `${fixtures.urls.files}/redirect-metadata` },
     });
-    const s = await waitFor(token, (res.body as { sessionId: string }).sessionId, failed);
+    const s = await waitFor(token, teamStartReplySchema.parse(res.body).sessionId, failed);
     expect(s.error).toMatch(/Refused to connect to 169\.254\.169\.254: it is a link-local address/);
   });
 });
@@ -537,7 +545,7 @@ describe('the Data Explorer', () => {
       },
     );
     expect(up.status).toBe(201);
-    const d = (up.body as unknown as DerivedDatasetReply).data;
+    const d = derivedDatasetReplySchema.parse(up.body).data;
     expect(d.dataset).toMatchObject({
       name: 'Penn World Table sample',
       recordCount: 1540,
@@ -549,7 +557,7 @@ describe('the Data Explorer', () => {
       datasetId: 'JPN/NY.GDP.MKTP.CD',
     });
     expect(fetched.status).toBe(201);
-    created.wb = (fetched.body as DerivedDatasetReply).data.dataset.id;
+    created.wb = derivedDatasetReplySchema.parse(fetched.body).data.dataset.id;
     const bad = await upload(
       token,
       `${BASE}/datasets/upload`,
@@ -568,15 +576,15 @@ describe('the Data Explorer', () => {
       aggregate: 'sum',
     });
     expect(chart.status).toBe(200);
-    const spec = (chart.body as { data: { chart: { kind: string; x: unknown[] } } }).data.chart;
+    const spec = datasetChartReplySchema.parse(chart.body).data.chart;
     expect(spec.kind).toBe('line');
-    expect(spec.x).toHaveLength(70);
+    expect(spec.kind === 'line' && spec.x).toHaveLength(70);
     const bad = await api.post(`${BASE}/datasets/${created.pwt}/chart`, {
       type: 'histogram',
       x: 'nope',
     });
     expect(bad.status).toBe(400);
-    expect((bad.body as { error: string }).error).toBe('The dataset has no column "nope".');
+    expect(errorReplySchema.parse(bad.body).error).toBe('The dataset has no column "nope".');
   });
 
   it('saves feature engineering and integration results as new datasets', async () => {
@@ -592,13 +600,13 @@ describe('the Data Explorer', () => {
       },
     });
     expect(features.status).toBe(201);
-    const f = (features.body as DerivedDatasetReply).data;
+    const f = derivedDatasetReplySchema.parse(features.body).data;
     expect(f.dataset.fields.map((x) => x.name)).toEqual(
       expect.arrayContaining(['pct_change_rgdpna', 'log_pop']),
     );
     expect(f.notes.join(' ')).toMatch(/within each country/);
     const rows = await api.get(`${BASE}/datasets/${f.dataset.id}/rows?limit=2`);
-    const page = (rows.body as DatasetRowsReply).data;
+    const page = datasetRowsReplySchema.parse(rows.body).data;
     const col = page.columns.findIndex((c) => c.name === 'pct_change_rgdpna');
     expect(page.rows[0]![col]).toBeNull();
     expect(page.rows[1]![col]).toBeCloseTo(130703.0859375 / 127461.1953125 - 1, 12);
@@ -616,7 +624,7 @@ describe('the Data Explorer', () => {
       },
     });
     expect(joined.status).toBe(201);
-    const j = (joined.body as DerivedDatasetReply).data;
+    const j = derivedDatasetReplySchema.parse(joined.body).data;
     // Japan 1971-2019 in both: year (number) and date (text) are compared as text.
     expect(j.dataset.recordCount).toBe(49);
     expect(j.notes).toContain('Keys year and date have different types and were compared as text.');
@@ -632,7 +640,7 @@ describe('the Data Explorer', () => {
       { name: 'mroz.csv', content: sample('datasets/wooldridge_mroz.csv') },
     );
     expect(up.status).toBe(201);
-    const id = (up.body as unknown as DerivedDatasetReply).data.dataset.id;
+    const id = derivedDatasetReplySchema.parse(up.body).data.dataset.id;
     const folder = path.join(t.dataDir, 'services/profiling/datasets', id);
     expect(readdirSync(folder).sort()).toEqual(['data.parquet', 'original.csv']);
     const used = await storageUsed(t.ctx.db, owner.id);
@@ -670,10 +678,10 @@ describe('the Data Explorer', () => {
       source: 'custom',
       dataType: 'other',
     });
-    const id = (manual.body as { data: { dataset: Dataset } }).data.dataset.id;
+    const id = datasetReplySchema.parse(manual.body).data.dataset.id;
     const rows = await api.get(`${BASE}/datasets/${id}/rows`);
     expect(rows.status).toBe(404);
-    expect((rows.body as { error: string }).error).toMatch(
+    expect(errorReplySchema.parse(rows.body).error).toMatch(
       /has no stored data: it was described by hand/,
     );
   });
@@ -712,11 +720,11 @@ describe('with a language model', () => {
       headers: { ...bearer(token), ...body.headers },
       payload: body.payload,
     });
-    const id = (res.json() as { sessionId: string }).sessionId;
+    const id = teamStartReplySchema.parse(res.json()).sessionId;
     const api = client(withModel.app, token);
     const wait = async (done: (s: DataStatusReply) => boolean) => {
       for (let i = 0; i < 1200; i++) {
-        const s = (await api.get(`${BASE}/status/${id}`)).body as DataStatusReply;
+        const s = dataStatusReplySchema.parse((await api.get(`${BASE}/status/${id}`)).body);
         if (done(s)) return s;
         if (s.status === 'error') throw new Error(s.error ?? 'error');
         await new Promise((r) => setTimeout(r, 50));

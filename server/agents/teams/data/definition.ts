@@ -17,8 +17,6 @@ export const data = defineTeam({
   name: 'Data Team',
   label: 'Data',
   stage: 'data',
-  label: 'Data',
-  stage: 'data',
   description:
     'Profiles and analyses a dataset that is uploaded, fetched from a public API, or taken from a URL.',
   input: dataInputSchema,
