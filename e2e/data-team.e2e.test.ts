@@ -7,10 +7,10 @@ import { launchBrowser, startServer, type RunningServer } from './harness';
 import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
 
 /**
- * The Data Team screen (agent-teams.md §2 Data Team screen, §4 Data, §5) against the real
- * server, with the World Bank answered by the fixture server: the validation texts, a CSV upload
- * from start to completed through the profile checkpoint (with cleaning asked for there), the
- * four tabs with real charts, the JSON download; and a World Bank indicator to completion.
+ * The Data Team screen against the real server, with the World Bank answered by the fixture
+ * server: the validation texts, a CSV upload from start to completed through the profile
+ * checkpoint (with cleaning asked for there), the four tabs with real charts, the JSON download;
+ * and a World Bank indicator to completion.
  */
 
 const USER = {

@@ -3,8 +3,8 @@ import type { DataOrigin, DatasetProfile } from '../../../../common/teams/data';
 import type { Workspace } from '../../kit';
 
 /**
- * The catalog entry (platform.md §3 Dataset) of a dataset the Data team stored: its fields,
- * record count, date range and kind come from the computed profile.
+ * The datasets catalog entry of a dataset the Data team stored: its fields, record count, date
+ * range and kind come from the computed profile.
  */
 
 const SOURCE_OF: Record<DataOrigin | 'derived', DatasetSource> = {

@@ -25,11 +25,11 @@ import type { DataKit } from './data-kit';
 import { receiveUpload } from './upload';
 
 /**
- * The Data Explorer's routes (platform.md §2), under /api/agents/data-team/datasets: a paged
- * preview of any catalog dataset with stored data, its profile, charts, integration of two
- * datasets, feature engineering, and adding a dataset by upload or from an API. Every read
- * goes through the caller's workspace, so the catalog's visibility rules apply (404 for a
- * dataset the caller cannot see); every result is saved as a new catalog dataset.
+ * The Data Explorer's routes, under /api/agents/data-team/datasets: a paged preview of any
+ * catalog dataset with stored data, its profile, charts, integration of two datasets, feature
+ * engineering, and adding a dataset by upload or from an API. Every read goes through the
+ * caller's workspace, so the catalog's visibility rules apply (404 for a dataset the caller
+ * cannot see); every result is saved as a new catalog dataset.
  */
 
 const idParams = z.object({ id: z.uuid({ message: 'id must be a dataset id' }) });
