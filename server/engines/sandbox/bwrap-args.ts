@@ -36,8 +36,8 @@ export interface SandboxFile {
 
 export interface BwrapPlan {
   args: string[];
-  /** Contents to write, in order, to the child's descriptors 4, 5, ... */
-  files: SandboxFile[];
+  /** Contents to write, in order, to the child's descriptors 4, 5, ...: the files, then the filter. */
+  inputs: Array<string | Buffer>;
 }
 
 /** The merged-/usr links of the host (/bin -> usr/bin, ...), recreated inside the sandbox. */
@@ -58,7 +58,8 @@ function usrLinks(): string[] {
  * The bwrap command line of one run: fresh namespaces of every kind (no network: only a
  * loopback of its own), /usr read-only, a size-capped tmpfs as the only writable place, a new
  * /proc showing only the sandbox's processes, an empty environment plus a few variables, a new
- * session (no terminal to push input into) and death with the parent. The rlimits are set by
+ * session (no terminal to push input into), death with the parent and the system-call filter,
+ * which bwrap loads last, just before it runs the wrapper. The rlimits are set by
  * the wrapper script inside, after the user namespace exists, so RLIMIT_NPROC counts only the
  * sandbox's processes.
  */
@@ -68,6 +69,11 @@ export function buildBwrapArgs(input: {
   files: SandboxFile[];
   env: Record<string, string>;
   command: string[];
+  /**
+   * The system-call filter's BPF program (see seccomp.ts). Every run has one; null is only for
+   * the test that shows what the filter stops.
+   */
+  seccomp: Buffer | null;
 }): BwrapPlan {
   const { limits } = input;
   const mib = 1024 * 1024;
@@ -116,6 +122,11 @@ export function buildBwrapArgs(input: {
     MATPLOTLIB_DIR,
   );
   input.files.forEach((file, i) => args.push('--file', String(4 + i), file.dest));
+  const inputs: Array<string | Buffer> = input.files.map((file) => file.content);
+  if (input.seccomp) {
+    args.push('--seccomp', String(4 + inputs.length));
+    inputs.push(input.seccomp);
+  }
   // The root (bwrap's own tmpfs holding the mount points, /etc/passwd and the support files)
   // becomes read-only: /work, /tmp and /dev/shm stay the only writable places.
   args.push('--remount-ro', '/');
@@ -137,5 +148,5 @@ export function buildBwrapArgs(input: {
     String(limits.maxFigures),
     ...input.command,
   );
-  return { args, files: input.files };
+  return { args, inputs };
 }

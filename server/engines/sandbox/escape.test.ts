@@ -19,6 +19,8 @@ const reason = !hasBwrap
   : !hasPython
     ? ' (skipped: /usr/bin/python3 is absent)'
     : '';
+// CI installs bubblewrap and Python (.ci/run): there a missing one fails instead of skipping.
+const skip = reason !== '' && process.env.CI !== 'true';
 
 /** Processes on the host whose command line holds `token` (the sandbox's leftovers). */
 function processesWith(token: string): number[] {
@@ -66,7 +68,7 @@ describe('sandbox refusals (no sandbox needed)', () => {
   });
 });
 
-describe.skipIf(reason !== '')(`sandbox escape attempts${reason}`, () => {
+describe.skipIf(skip)(`sandbox escape attempts${reason}`, () => {
   const sandbox = createSandbox({ maxConcurrent: 2 });
   let dataDir: string;
   let outsideDir: string;

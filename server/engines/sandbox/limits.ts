@@ -1,14 +1,19 @@
 /**
- * The limits one execution runs under. Memory, processes, CPU time and file size are rlimits set
- * inside the sandbox (so they count only the sandbox's own processes, in its own user
- * namespace); wall time and output size are enforced from outside by killing the sandbox.
+ * The limits one execution runs under. Processes, CPU time, file size and each process's address
+ * space are rlimits set inside the sandbox (so they count only the sandbox's own processes, in its
+ * own user namespace); wall time, output size and the memory of all the run's processes together
+ * are enforced from outside by killing the sandbox.
  */
 export interface SandboxLimits {
   /** Wall time from start to kill, in seconds. */
   timeLimitSeconds: number;
   /** CPU time of each process (RLIMIT_CPU); a process past it gets SIGXCPU. */
   cpuSeconds: number;
-  /** Address space of each process (RLIMIT_AS), in MiB. */
+  /**
+   * Memory of the whole run, in MiB: the resident memory of all its processes together (watched
+   * from outside, see run-memory.ts), and the address space of each one (RLIMIT_AS), so a single
+   * process meets a clean allocation failure before the watch has to kill the run.
+   */
   memoryMb: number;
   /** Processes and threads of the sandbox together (RLIMIT_NPROC in its user namespace). */
   maxProcesses: number;
@@ -26,8 +31,9 @@ export interface SandboxLimits {
 export const DEFAULT_LIMITS: SandboxLimits = {
   timeLimitSeconds: 60,
   cpuSeconds: 60,
-  // Octave, R and numpy start well inside 512 MiB of address space; 1 GiB leaves room for data.
-  memoryMb: 1024,
+  // Octave, R and numpy start well inside 512 MiB; 2 GiB for the whole run leaves room for data,
+  // and four runs at once (the default concurrency) stay within 8 GiB of the server's memory.
+  memoryMb: 2048,
   maxProcesses: 64,
   maxOutputBytes: 1_048_576,
   maxFileMb: 64,

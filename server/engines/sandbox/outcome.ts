@@ -105,6 +105,13 @@ export function interpretRun(raw: RawRun, limits: SandboxLimits): ExecutionResul
       `Execution stopped: the time limit of ${limits.timeLimitSeconds} s was reached`,
     );
   }
+  if (raw.memoryExceeded) {
+    return fail(
+      'memory-limit',
+      `Execution stopped: the program's processes together used more than the memory limit of ` +
+        `${limits.memoryMb} MB`,
+    );
+  }
   if (raw.outputExceeded) {
     return fail(
       'output-limit',

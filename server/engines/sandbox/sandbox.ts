@@ -10,6 +10,7 @@ import {
 } from './limits';
 import { interpretRun, type ExecutionResult } from './outcome';
 import { detectRuntime, RUNTIMES, type RuntimeStatus } from './runtimes';
+import { knownSeccompProblem, seccompFilter } from './seccomp';
 import { spawnSandbox, type HostUser } from './spawn';
 import {
   GROUP,
@@ -204,16 +205,19 @@ function workFiles(request: RunRequest, mainFile: string): string | SandboxFile[
 
 /**
  * Which runtimes are installed and whether bubblewrap is there, from file checks only (cheap
- * enough for every GET /api/agents/status). `Sandbox.status()` also tries a sandbox.
+ * enough for every GET /api/agents/status), and whether the system-call filter failed to build.
+ * `Sandbox.status()` also tries a sandbox.
  */
 export function listRuntimes(bwrapPath?: string): {
   sandbox: { available: boolean; message?: string };
   runtimes: RuntimeStatus[];
 } {
   const runtimes = Object.values(RUNTIMES).map(detectRuntime);
-  return findBwrap(bwrapPath)
-    ? { sandbox: { available: true }, runtimes }
-    : { sandbox: { available: false, message: NO_BWRAP }, runtimes };
+  if (!findBwrap(bwrapPath)) return { sandbox: { available: false, message: NO_BWRAP }, runtimes };
+  const filterProblem = knownSeccompProblem();
+  return filterProblem
+    ? { sandbox: { available: false, message: filterProblem }, runtimes }
+    : { sandbox: { available: true }, runtimes };
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -224,6 +228,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     process.getuid?.() === 0 ? (options.hostUserWhenRoot ?? { uid: 65534, gid: 65534 }) : undefined;
   let probe: { at: number; result: Promise<string | null> } | null = null;
   let fontCache: Promise<SandboxFile | null> | null = null;
+  // Built now, once per process, so the first run does not wait for it.
+  void seccompFilter();
 
   async function execute(
     bwrap: string,
@@ -231,11 +237,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     files: SandboxFile[],
     command: string[],
   ): Promise<ExecutionResult> {
+    const filter = await seccompFilter();
+    if (!filter.ok) return unavailable(filter.message, limits);
     const plan = buildBwrapArgs({
       limits,
       files: [...SUPPORT_FILES, ...files],
       env: SANDBOX_ENV,
       command,
+      seccomp: filter.bpf,
     });
     const raw = await spawnSandbox(
       bwrap,
@@ -245,6 +254,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         maxOutputBytes: limits.maxOutputBytes,
         // Frames for each figure plus their headers and the exit line.
         maxChannelBytes: limits.maxFigures * (limits.maxFigureBytes + 300) + 4096,
+        memoryBytes: limits.memoryMb * 1024 * 1024,
       },
       runAs,
     );
@@ -265,9 +275,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   function sandboxProblem(bwrap: string): Promise<string | null> {
     if (probe && Date.now() - probe.at < PROBE_TTL_MS) return probe.result;
     const limits = resolveLimits(baseLimits, 10, 10);
-    const result = execute(bwrap, limits, [], ['/bin/true']).then((r) =>
-      r.ok ? null : `Code execution is unavailable: ${r.error ?? 'the sandbox failed'}`,
-    );
+    const result = execute(bwrap, limits, [], ['/bin/true']).then((r) => {
+      if (r.ok) return null;
+      // A refusal (no filter) says so itself; a failed sandbox is explained.
+      if (r.kind === 'unavailable' && r.error) return r.error;
+      return `Code execution is unavailable: ${r.error ?? 'the sandbox failed'}`;
+    });
     probe = { at: Date.now(), result };
     return result;
   }

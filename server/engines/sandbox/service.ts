@@ -34,7 +34,10 @@ export const sandboxService = defineService({
       .min(256)
       .max(65_536)
       .default(DEFAULT_LIMITS.memoryMb)
-      .describe('Address space of each process of a code execution, in MiB'),
+      .describe(
+        "Memory of one code execution, all its processes together, in MiB (also each process's " +
+          'address space)',
+      ),
     CODE_SANDBOX_BWRAP: envOptionalString.describe(
       'Path of the bubblewrap executable (default /usr/bin/bwrap); without bubblewrap no code runs',
     ),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Writable } from 'node:stream';
 import type { BwrapPlan } from './bwrap-args';
+import { watchRunMemory } from './run-memory';
 
 /** What one bwrap process did, before any interpretation. */
 export interface RawRun {
@@ -14,6 +15,8 @@ export interface RawRun {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   outputExceeded: boolean;
+  /** Killed because the run's processes together passed the memory limit. */
+  memoryExceeded: boolean;
   /** Set when bwrap could not be started at all (spawn error). */
   spawnError?: string;
   durationMs: number;
@@ -23,6 +26,8 @@ export interface SpawnLimits {
   wallTimeMs: number;
   maxOutputBytes: number;
   maxChannelBytes: number;
+  /** Memory of the whole run (every process together); past it the sandbox is killed. */
+  memoryBytes: number;
 }
 
 /** A host user to run bwrap as (set when the server itself runs as root). */
@@ -32,8 +37,8 @@ export interface HostUser {
 }
 
 /**
- * Runs bwrap with the plan and supervises it from outside: a wall-time timer and an output
- * counter that kill the whole process group (bwrap runs detached, so its group is its own; the
+ * Runs bwrap with the plan and supervises it from outside: a wall-time timer, an output counter
+ * and a watch on the memory of the run's processes together, which kill the whole process group (bwrap runs detached, so its group is its own; the
  * sandbox's processes die with it through --die-with-parent and the end of its PID namespace).
  * bwrap starts with an empty environment of its own too: its init process is visible inside the
  * sandbox as PID 1, and /proc/1/environ must hold nothing of the server's.
@@ -47,7 +52,7 @@ export function spawnSandbox(
   const started = performance.now();
   return new Promise<RawRun>((resolve) => {
     const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe', 'pipe'];
-    for (let i = 0; i < plan.files.length; i++) stdio.push('pipe');
+    for (let i = 0; i < plan.inputs.length; i++) stdio.push('pipe');
     const child = spawn(bwrapPath, plan.args, {
       stdio,
       env: { PATH: '/usr/bin:/bin' },
@@ -59,6 +64,7 @@ export function spawnSandbox(
     let outputBytes = 0;
     let outputExceeded = false;
     let timedOut = false;
+    let memoryExceeded = false;
     let killed = false;
     const channel: Buffer[] = [];
     let channelBytes = 0;
@@ -78,6 +84,13 @@ export function spawnSandbox(
       timedOut = true;
       kill();
     }, limits.wallTimeMs);
+    const memory =
+      child.pid === undefined
+        ? null
+        : watchRunMemory(child.pid, limits.memoryBytes, () => {
+            memoryExceeded = true;
+            kill();
+          });
 
     const onOutput = (decoder: StringDecoder) => (data: Buffer) => {
       if (outputExceeded) return;
@@ -103,12 +116,12 @@ export function spawnSandbox(
       channelBytes += part.length;
     });
 
-    // The files bwrap copies into the sandbox (--file 4 ..., --file 5 ...). A write error means
-    // bwrap exited before reading; its exit status tells why.
-    plan.files.forEach((file, i) => {
+    // What bwrap reads from descriptors 4, 5, ... (the files it copies in, the seccomp filter).
+    // A write error means bwrap exited before reading; its exit status tells why.
+    plan.inputs.forEach((content, i) => {
       const pipe = child.stdio[4 + i] as Writable | null;
       pipe?.on('error', () => undefined);
-      pipe?.end(file.content);
+      pipe?.end(content);
     });
 
     let settled = false;
@@ -116,6 +129,7 @@ export function spawnSandbox(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      memory?.stop();
       chunks.push(outDecoder.end(), errDecoder.end());
       resolve({
         output: chunks.join(''),
@@ -124,6 +138,7 @@ export function spawnSandbox(
         signal,
         timedOut,
         outputExceeded,
+        memoryExceeded,
         spawnError,
         durationMs: performance.now() - started,
       });

@@ -69,6 +69,7 @@ describe('interpretRun', () => {
     signal: null,
     timedOut: false,
     outputExceeded: false,
+    memoryExceeded: false,
     durationMs: 10,
     ...over,
   });
@@ -83,6 +84,13 @@ describe('interpretRun', () => {
       exitCode: 0,
     });
     expect(interpretRun(raw({ timedOut: true }), L).kind).toBe('time-limit');
+    expect(
+      interpretRun(raw({ memoryExceeded: true, signal: 'SIGKILL', code: null }), L),
+    ).toMatchObject({
+      ok: false,
+      kind: 'memory-limit',
+      error: `Execution stopped: the program's processes together used more than the memory limit of ${L.memoryMb} MB`,
+    });
     expect(interpretRun(raw({ outputExceeded: true }), L).kind).toBe('output-limit');
     expect(interpretRun(raw({ channel: exit(152) }), L).kind).toBe('cpu-limit');
     expect(interpretRun(raw({ channel: exit(153) }), L).kind).toBe('file-limit');
@@ -118,6 +126,7 @@ describe('buildBwrapArgs', () => {
     files: [{ dest: '/work/main.py', content: 'print(1)' }],
     env: { PATH: '/usr/bin' },
     command: ['/usr/bin/python3', 'main.py'],
+    seccomp: Buffer.alloc(16),
   });
   const args = plan.args.join(' ');
 
@@ -136,6 +145,9 @@ describe('buildBwrapArgs', () => {
     }
     expect(plan.args).not.toContain('--share-net');
     expect(args).toContain('--file 4 /work/main.py');
+    // The filter comes through the descriptor after the files'.
+    expect(args).toContain('--seccomp 5');
+    expect(plan.inputs).toEqual(['print(1)', Buffer.alloc(16)]);
     expect(args).toContain('--ro-bind /usr /usr');
   });
 
