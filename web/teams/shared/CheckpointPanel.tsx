@@ -27,7 +27,7 @@ export interface CheckpointPanelProps {
 }
 
 /**
- * The human checkpoint (agent-teams.md §2, §4): a feedback box with Submit Feedback (disabled
+ * The human checkpoint: a feedback box with Submit Feedback (disabled
  * while the text is blank), Approve & Continue (sends 'Approved') and Reset.
  */
 export function CheckpointPanel({

@@ -27,7 +27,7 @@ export function nextFactIndex(current: number, count: number, random: () => numb
 }
 
 /**
- * The fixed footer bar of the team screens (agent-teams.md §1): a fun fact about economics or
+ * The fixed footer bar of the team screens: a fun fact about economics or
  * literature reviews, replaced by another one at random every 5 seconds. Readers can pause it
  * (WCAG 2.2.2); it is not a live region, so screen readers are not interrupted every 5 s.
  */

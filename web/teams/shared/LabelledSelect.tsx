@@ -18,7 +18,8 @@ export interface LabelledSelectProps<V extends string> {
   /** The chosen option, or '' for none (shown empty). */
   value: V | '';
   options: readonly SelectOption<V>[];
-  onChange(value: V): void;
+  /** Called with the chosen option's value (V is read from `options`, not from this callback). */
+  onChange(value: NoInfer<V>): void;
   disabled?: boolean;
   minWidth?: number;
   helperText?: ReactNode;
@@ -69,7 +70,7 @@ export function LabelledSelect<V extends string>({
 /** Options from a list of values and their labels (a record, a function, or the value itself). */
 export function optionsOf<V extends string>(
   values: readonly V[],
-  label?: Readonly<Record<V, ReactNode>> | ((value: V) => ReactNode),
+  label?: Readonly<Record<NoInfer<V>, ReactNode>> | ((value: NoInfer<V>) => ReactNode),
 ): SelectOption<V>[] {
   return values.map((value) => ({
     value,

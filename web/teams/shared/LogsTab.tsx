@@ -21,7 +21,7 @@ const FOLLOW_SLACK_PX = 24;
 const COPIED_MS = 2000;
 
 /**
- * The team's console (agent-teams.md §2 Console Logs): a monospace log that follows new lines
+ * The team's console (the Logs or Console Logs tab): a monospace log that follows new lines
  * while the reader is at the bottom (and stays put when they scrolled up to read), with a copy
  * button. It is a log region, so screen readers hear new lines politely.
  */

@@ -37,7 +37,7 @@ const HitlChip = () => (
 
 /**
  * A team's phases as a stepper (vertical on the side panel, horizontal above results), with a
- * HITL chip on the phases that end at a human checkpoint (agent-teams.md §2).
+ * HITL chip on the phases that end at a human checkpoint.
  */
 export function PhaseStepper({
   steps,

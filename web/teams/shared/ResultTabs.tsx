@@ -18,7 +18,7 @@ export interface ResultTabsProps<T extends string> {
 
 const slug = (tab: string) => tab.toLowerCase().replace(/\s+/g, '-');
 
-/** A team screen's result tabs (agent-teams.md §2): scrollable tabs, one labelled panel each. */
+/** A team screen's result tabs: scrollable tabs, one labelled panel each. */
 export function ResultTabs<T extends string>({
   tabs,
   value,

@@ -34,7 +34,7 @@ export interface StatusChipProps {
 }
 
 /**
- * A session's status (agent-teams.md §4): Idle, Processing, Waiting for Input, Completed, Error.
+ * A session's status: Idle, Processing, Waiting for Input, Completed, Error.
  * With `live` the chip is a polite live region, so a change is read out once.
  */
 export function StatusChip({

@@ -14,7 +14,7 @@ export interface TeamScreenLayoutProps {
   aside?: ReactNode;
   /** The right side: inputs, checkpoint panel, tabs. */
   children: ReactNode;
-  /** The fixed fun-facts footer (on by default, agent-teams.md §1). */
+  /** The fixed fun-facts footer (on by default). */
   funFacts?: boolean;
 }
 

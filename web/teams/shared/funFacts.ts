@@ -1,5 +1,5 @@
 /**
- * Fun facts for the team screens' footer (agent-teams.md §1): economics and literature reviews.
+ * Fun facts for the team screens' footer: economics and literature reviews.
  * Each is a checkable historical fact; keep them that way when adding more.
  */
 export const FUN_FACTS: readonly string[] = [

@@ -3,7 +3,7 @@ import type { AgentSession, SessionStatus, SessionUpdate } from '../../../common
 /**
  * The live state of one team session on a screen, and the pure rules that merge the three
  * sources into it: the replies of the team's calls, polled snapshots, and real-time
- * session-update messages (agent-teams.md §4).
+ * session-update messages.
  */
 
 /** A session's state as a team's status call reports it, in one shape for every team. */
@@ -81,7 +81,7 @@ export type SessionAction =
   | { type: 'failed'; error: string; status?: SessionStatus }
   | { type: 'reset' };
 
-/** Statuses in which nothing changes without the user, so polling stops (agent-teams.md §7). */
+/** Statuses in which nothing changes without the user, so polling stops. */
 export const SETTLED_STATUSES: readonly SessionStatus[] = ['completed', 'error', 'idle'];
 
 function isOlder(at: string | undefined, than: string | undefined): boolean {
@@ -239,7 +239,7 @@ function applyUpdate(state: TeamSessionState, update: SessionUpdate): TeamSessio
 export function sessionReducer(state: TeamSessionState, action: SessionAction): TeamSessionState {
   switch (action.type) {
     case 'attach': {
-      // agent-teams.md §4: start moves to processing at phase 1. A session followed from
+      // A start moves the session to processing at phase 1. A session followed from
       // elsewhere stays idle and unsynced until its first read.
       const base: TeamSessionState = {
         ...initialSessionState,
@@ -255,7 +255,7 @@ export function sessionReducer(state: TeamSessionState, action: SessionAction): 
       if (action.sessionId !== state.sessionId) return state;
       return { ...state, logSlots: mergeLogs(state.logSlots, action.lines) };
     case 'update':
-      // agent-teams.md §4: an update is ignored unless its sessionId is the current session.
+      // An update is ignored unless its sessionId is the current session's.
       if (!state.sessionId || action.update.sessionId !== state.sessionId) return state;
       return applyUpdate(state, action.update);
     case 'feedback-sent': {
