@@ -10,7 +10,7 @@ import { launchBrowser, startServer, type RunningServer } from './harness';
 import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
 
 /**
- * The Model Team screen (agent-teams.md §2 Model Team screen, §4 Model, §5) against the real
+ * The Model Team screen against the real
  * server and the scripted model server: the focus validation, a three-equation NK session
  * through the three checkpoints (the adapted framework, the equations rendered with KaTeX and
  * the engine's checks, the calibration tables and charts), feedback at checkpoint 3 that sets a

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { agentSessionSchema, FEEDBACK_MAX, sessionStatusSchema } from '../agents';
+import { agentSessionSchema, sessionStatusSchema } from '../agents';
+import { definePhaseTable, teamFeedbackRequestSchema, type PhaseResultsOf } from './shared';
 
 /**
- * The Model team's shared contract (agent-teams.md §2 Model Team screen, §3 model session,
- * §5, §7 Model team calls, §9): the ten model types, simulation settings, the model
+ * The Model team's shared contract: the ten model types, simulation settings, the model
  * description format (close to a Dynare .mod file) and the computed results the engine
  * returns. Every number in the results comes from the solver in server/engines/models.
  */
 
-/** agent-teams.md §9. */
+/** The model types a session can develop (each has a canonical model in the library). */
 export const MODEL_TYPES = [
   'DSGE',
   'RBC',
@@ -24,7 +24,7 @@ export const MODEL_TYPES = [
 export const modelTypeSchema = z.enum(MODEL_TYPES);
 export type ModelType = z.infer<typeof modelTypeSchema>;
 
-/** agent-teams.md §5, §9: simulation periods default 240; unparsable text falls back to 240. */
+/** Simulation periods default to 240; text that does not parse falls back to 240. */
 export const DEFAULT_SIMULATION_PERIODS = 240;
 export const MIN_SIMULATION_PERIODS = 20;
 export const MAX_SIMULATION_PERIODS = 10_000;
@@ -33,7 +33,7 @@ export const DEFAULT_IRF_PERIODS = 40;
 export const MAX_IRF_PERIODS = 400;
 
 /**
- * agent-teams.md §5: text that does not parse as a number becomes 240. A number outside
+ * Text that does not parse as a number becomes 240. A number outside
  * [MIN, MAX] is kept as is, so the caller's range check can refuse it with a clear message.
  */
 export function parseSimulationPeriods(value: unknown): number {
@@ -405,36 +405,6 @@ export type ModelVariablesReply = z.infer<typeof modelVariablesReplySchema>;
 export const MODEL_TEAM_ID = 'model';
 export const MODEL_TEAM_BASE = '/api/agents/model-team';
 
-/** agent-teams.md §2, §4 Model: the phases, their checkpoints and the stepper's labels. */
-export const MODEL_PHASES = [
-  {
-    key: 'theory',
-    name: 'Theoretical Framework',
-    checkpoint: 'Checkpoint 1: Theoretical Framework Review',
-  },
-  {
-    key: 'model',
-    name: 'Mathematical Model',
-    checkpoint: 'Checkpoint 2: Mathematical Model Review',
-  },
-  {
-    key: 'calibration',
-    name: 'Calibration & Estimation',
-    checkpoint: 'Checkpoint 3: Calibration Results Review',
-  },
-  { key: 'complete', name: 'Completed', checkpoint: null },
-] as const;
-export type ModelPhaseKey = (typeof MODEL_PHASES)[number]['key'];
-export const MODEL_STEPS = [
-  'Configuration',
-  'Theoretical Framework',
-  'Mathematical Model',
-  'Calibration & Estimation',
-  'Completed',
-] as const;
-/** agent-teams.md §4: Completed sets phase 4. */
-export const MODEL_COMPLETED_PHASE = 4;
-
 export const MODEL_MESSAGES = {
   noFocus: 'Please enter a topical focus for the model',
   startFailed: 'Failed to start model development',
@@ -584,7 +554,41 @@ export const completeResultSchema = z.object({
 });
 export type CompleteResult = z.infer<typeof completeResultSchema>;
 
-/** POST /develop, body {modelType, focus, periods} (agent-teams.md §7). */
+/**
+ * The team's phases in run order, each of the first three ending at its checkpoint (the title
+ * the screen shows there): the server's phases, its routes and the screen read it.
+ */
+export const modelPhases = definePhaseTable([
+  {
+    key: 'theory',
+    name: 'Theoretical Framework',
+    result: theoryResultSchema,
+    checkpoint: 'Checkpoint 1: Theoretical Framework Review',
+  },
+  {
+    key: 'model',
+    name: 'Mathematical Model',
+    result: mathematicalModelResultSchema,
+    checkpoint: 'Checkpoint 2: Mathematical Model Review',
+  },
+  {
+    key: 'calibration',
+    name: 'Calibration & Estimation',
+    result: calibrationResultSchema,
+    checkpoint: 'Checkpoint 3: Calibration Results Review',
+  },
+  { key: 'complete', name: 'Completed', result: completeResultSchema, checkpoint: null },
+]);
+export type ModelPhaseKey = (typeof modelPhases.keys)[number];
+export type ModelResults = PhaseResultsOf<typeof modelPhases>;
+/** The status reply's phase once the session has completed: the Completed phase's number. */
+export const MODEL_COMPLETED_PHASE = modelPhases.numberOf('complete');
+/** The checkpoints in phase order, numbered from 1 as the session's `checkpoint` counts them. */
+export const MODEL_CHECKPOINTS = modelPhases.rows
+  .flatMap((r) => (r.checkpoint === null ? [] : [{ key: r.key, title: r.checkpoint }]))
+  .map((c, i) => ({ ...c, number: i + 1 }));
+
+/** POST /develop, body {modelType, focus, periods}; answered with `teamStartReplySchema`. */
 export const developModelRequestSchema = z.object({
   modelType: z.enum(MODEL_TYPES, {
     message: `modelType must be one of: ${MODEL_TYPES.join(', ')}`,
@@ -594,7 +598,7 @@ export const developModelRequestSchema = z.object({
     .trim()
     .min(1, MODEL_MESSAGES.noFocus)
     .max(FOCUS_MAX, `focus must be at most ${FOCUS_MAX} characters`),
-  /** A number or text; text that does not parse becomes 240 (agent-teams.md §5). */
+  /** A number or text; text that does not parse becomes 240. */
   periods: z
     .union([z.number(), z.string().max(40)])
     .optional()
@@ -610,15 +614,10 @@ export const developModelRequestSchema = z.object({
 });
 export type DevelopModelRequest = z.input<typeof developModelRequestSchema>;
 
-export const developModelReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  status: sessionStatusSchema,
-  phase: z.number().int(),
-  session: agentSessionSchema,
-});
-
-/** GET /status/{id} (agent-teams.md §7: status, phase, logs and the three results). */
+/**
+ * GET /status/{id}: status, phase (MODEL_COMPLETED_PHASE once completed), every log line and
+ * each phase's result under its own name.
+ */
 export const modelStatusReplySchema = z.object({
   success: z.literal(true),
   sessionId: z.uuid(),
@@ -639,24 +638,14 @@ export const modelStatusReplySchema = z.object({
 });
 export type ModelStatusReply = z.infer<typeof modelStatusReplySchema>;
 
-export const modelLogsReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  logs: z.array(z.string()),
+/**
+ * POST /feedback, body {feedback, sessionId, checkpoint}; the checkpoint, when given, must be
+ * the one the session waits at. Answered with `teamStartReplySchema`.
+ */
+export const modelFeedbackRequestSchema = teamFeedbackRequestSchema.extend({
+  checkpoint: z.number().int().min(1).max(MODEL_CHECKPOINTS.length).optional(),
 });
-
-/** POST /feedback, body {feedback, sessionId, checkpoint}. */
-export const modelFeedbackRequestSchema = z.object({
-  feedback: z
-    .string({ message: 'feedback is required' })
-    .trim()
-    .min(1, 'feedback is required')
-    .max(FEEDBACK_MAX, `feedback must be at most ${FEEDBACK_MAX} characters`),
-  sessionId: z.uuid({ message: 'sessionId must be a UUID' }),
-  checkpoint: z.number().int().min(1).max(3).optional(),
-});
-
-export const modelFeedbackReplySchema = developModelReplySchema;
+export type ModelFeedbackRequest = z.input<typeof modelFeedbackRequestSchema>;
 
 export const MODEL_EXPORT_FORMATS = ['markdown', 'mod', 'json'] as const;
 export const modelExportQuerySchema = z.object({
@@ -671,7 +660,7 @@ export type ModelExportFormat = (typeof MODEL_EXPORT_FORMATS)[number];
 export const modelExportReplySchema = z.object({
   success: z.literal(true),
   format: z.enum(MODEL_EXPORT_FORMATS),
-  /** File name with the current date (agent-teams.md §9). */
+  /** File name with the current date. */
   fileName: z.string(),
   content: z.string(),
 });

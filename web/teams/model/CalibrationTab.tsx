@@ -2,10 +2,6 @@ import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
@@ -13,6 +9,7 @@ import {
   type CalibrationResult,
   type MathematicalModelResult,
 } from '../../../common/teams/model';
+import { LabelledSelect } from '../shared';
 import { LineChartFigure } from './LineChartFigure';
 import { fmt, SimpleTable } from './SimpleTable';
 
@@ -215,21 +212,18 @@ export function CalibrationTab({
       )}
 
       <Section title="Simulated paths">
-        <FormControl size="small" sx={{ minWidth: 220, mb: 1 }}>
-          <InputLabel id="model-path-variable">Variable</InputLabel>
-          <Select
-            labelId="model-path-variable"
-            label="Variable"
-            value={shownPath}
-            onChange={(e) => setPathVariable(e.target.value)}
-          >
-            {variables.map((v) => (
-              <MenuItem key={v} value={v}>
-                {v} {labels.get(v) ? `(${labels.get(v)})` : ''}
-              </MenuItem>
-            ))}
-          </Select>
-        </FormControl>
+        <LabelledSelect
+          id="model-path-variable"
+          label="Variable"
+          value={shownPath}
+          options={variables.map((v) => ({
+            value: v,
+            label: `${v} ${labels.get(v) ? `(${labels.get(v)})` : ''}`,
+          }))}
+          onChange={setPathVariable}
+          minWidth={220}
+          sx={{ mb: 1 }}
+        />
         <LineChartFigure
           title={`Stochastic simulation of ${shownPath}: ${run.simulation.periods} periods, seed ${run.simulation.seed}`}
           x={range(series.length)}

@@ -1,13 +1,8 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import Skeleton from '@mui/material/Skeleton';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -15,31 +10,47 @@ import Download from '@mui/icons-material/Download';
 import {
   DEFAULT_SIMULATION_PERIODS,
   MODEL_MESSAGES,
-  MODEL_PHASES,
-  MODEL_STEPS,
   MODEL_TEAM_BASE,
+  MODEL_TEAM_ID,
   MODEL_TYPES,
+  modelExportReplySchema,
   parseSimulationPeriods,
   type DevelopModelRequest,
   type ModelExportFormat,
-  type ModelExportReply,
+  type ModelPhaseKey,
   type ModelType,
 } from '../../../common/teams/model';
-import { api, failureText, isFailure } from '../../api/client';
+import { checkedApi, failureText, isFailure } from '../../api/client';
 import {
   CheckpointPanel,
+  ConfigurationForm,
+  FormRow,
+  LabelledSelect,
   LogsTab,
   ModelRequiredNotice,
-  StatusChip,
+  NoticeAlert,
+  nothingToReset,
+  optionsOf,
+  ResetButton,
   ResultTabs,
+  ScreenAlert,
+  sessionErrorText,
+  StartButtonRow,
+  StatusChip,
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
-  ConfigurationForm,
-  nothingToReset,
-  ResetButton,
+  type Notice,
 } from '../shared';
-import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
+import {
+  activeStepOf,
+  checkpointOf,
+  MODEL_STEPS,
+  modelEndpoints,
+  readResults,
+  tabForCheckpoint,
+  type ModelTab,
+} from './modelSession';
 import { fmt } from './SimpleTable';
 import {
   EMPTY_TARGET_DATA,
@@ -56,12 +67,7 @@ const CalibrationTab = lazy(() =>
   import('./CalibrationTab').then((m) => ({ default: m.CalibrationTab })),
 );
 
-const STEPS = MODEL_STEPS.map((label) => ({
-  label,
-  requiresHuman: MODEL_PHASES.some((p) => p.name === label && p.checkpoint !== null),
-}));
-const TABS = ['Theory', 'Model', 'Calibration', 'Logs'] as const;
-type TabName = (typeof TABS)[number];
+const TABS: readonly ModelTab[] = ['Theory', 'Model', 'Calibration', 'Logs'];
 
 const TYPE_LABELS: Record<ModelType, string> = {
   DSGE: 'DSGE (small New Keynesian, An-Schorfheide)',
@@ -76,15 +82,20 @@ const TYPE_LABELS: Record<ModelType, string> = {
   Environmental: 'Environmental (growth with pollution and a tax)',
 };
 
-const CHECKPOINT_HELP: Record<number, string> = {
-  1: 'Review the framework: assumptions, mechanisms, agents and markets. Feedback re-writes it; Approve & Continue moves on to the equations.',
-  2: 'Review the equations and the engine checks. Feedback revises the equations (parameter values can be set directly, e.g. beta = 0.98).',
-  3: 'Review the calibration, the moments against their targets and the impulse responses. Feedback can set parameters (e.g. beta = 0.98); the results are computed again.',
+const TYPE_OPTIONS = optionsOf(MODEL_TYPES, TYPE_LABELS);
+
+/** What the researcher reviews at each phase's checkpoint. */
+const CHECKPOINT_HELP: Partial<Record<ModelPhaseKey, string>> = {
+  theory:
+    'Review the framework: assumptions, mechanisms, agents and markets. Feedback re-writes it; Approve & Continue moves on to the equations.',
+  model:
+    'Review the equations and the engine checks. Feedback revises the equations (parameter values can be set directly, e.g. beta = 0.98).',
+  calibration:
+    'Review the calibration, the moments against their targets and the impulse responses. Feedback can set parameters (e.g. beta = 0.98); the results are computed again.',
 };
 
 /**
- * The Model Team screen (agent-teams.md §2 Model Team screen, §4 Model, §5): model type,
- * simulation periods and topical focus; the stepper and status; a checkpoint panel at each of
+ * The Model Team screen: model type, simulation periods and topical focus; the stepper and status; a checkpoint panel at each of
  * the three reviews; the tabs Theory, Model (equations in KaTeX), Calibration (tables and
  * charts) and Logs; Markdown and .mod downloads. It follows the session through the real-time
  * channel and a 2 s poll.
@@ -92,7 +103,7 @@ const CHECKPOINT_HELP: Record<number, string> = {
 export default function ModelTeamPage() {
   const [params] = useSearchParams();
   const session = useTeamSession<DevelopModelRequest>({
-    teamId: 'model',
+    teamId: MODEL_TEAM_ID,
     teamLabel: 'ModelTeam',
     endpoints: modelEndpoints,
     initialSessionId: params.get('session') ?? undefined,
@@ -104,8 +115,8 @@ export default function ModelTeamPage() {
   const [focusError, setFocusError] = useState<string>();
   const [targetDraft, setTargetDraft] = useState<TargetDataDraft>(EMPTY_TARGET_DATA);
   const [targetError, setTargetError] = useState<string>();
-  const [tab, setTab] = useState<TabName>('Theory');
-  const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
+  const [tab, setTab] = useState<ModelTab>('Theory');
+  const [notice, setNotice] = useState<Notice>();
   const [downloading, setDownloading] = useState(false);
 
   const results = useMemo(() => readResults(session.results), [session.results]);
@@ -133,7 +144,7 @@ export default function ModelTeamPage() {
     }
     setTargetError(undefined);
     setNotice(undefined);
-    // agent-teams.md §5: unparsable periods fall back to 240
+    // Periods that do not parse fall back to the default (shown in the field).
     const periods = parseSimulationPeriods(periodsText);
     setPeriodsText(String(periods));
     const started = await session.start({
@@ -148,7 +159,8 @@ export default function ModelTeamPage() {
   const onDownload = async (format: ModelExportFormat) => {
     if (!session.sessionId) return;
     setDownloading(true);
-    const reply = await api.get<ModelExportReply>(
+    const reply = await checkedApi.get(
+      modelExportReplySchema,
       `${MODEL_TEAM_BASE}/export/${encodeURIComponent(session.sessionId)}?format=${format}`,
     );
     setDownloading(false);
@@ -165,17 +177,10 @@ export default function ModelTeamPage() {
     setNotice(undefined);
   };
 
-  const processError =
-    session.status === 'error'
-      ? session.error || MODEL_MESSAGES.processError
-      : session.error?.startsWith('Error ')
-        ? session.error
-        : undefined;
+  const processError = sessionErrorText(session, MODEL_MESSAGES.processError);
   const adaptationMissing =
     results.theory?.adaptationMissing ?? results.model?.adaptationMissing ?? undefined;
-  const checkpointTitle = waiting
-    ? MODEL_PHASES[(session.checkpoint as number) - 1]?.checkpoint
-    : undefined;
+  const checkpoint = waiting ? checkpointOf(session.checkpoint) : undefined;
 
   return (
     <TeamScreenLayout
@@ -198,7 +203,7 @@ export default function ModelTeamPage() {
       }
       aside={
         <WorkflowAside
-          steps={STEPS}
+          steps={MODEL_STEPS}
           activeStep={activeStep}
           failed={session.status === 'error'}
           label="Model team phases"
@@ -209,23 +214,16 @@ export default function ModelTeamPage() {
     >
       <ModelRequiredNotice computedStepsRun="The canonical model of the chosen type still runs end to end (solved, calibrated, simulated); only its adaptation to your focus is missing." />
       <ConfigurationForm onSubmit={onStart}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-          <FormControl size="small" sx={{ minWidth: 260 }}>
-            <InputLabel id="model-type-label">Model type</InputLabel>
-            <Select
-              labelId="model-type-label"
-              label="Model type"
-              value={modelType}
-              onChange={(e) => setModelType(e.target.value as ModelType)}
-              disabled={running}
-            >
-              {MODEL_TYPES.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {TYPE_LABELS[t]}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
+        <FormRow>
+          <LabelledSelect
+            id="model-type"
+            label="Model type"
+            value={modelType}
+            options={TYPE_OPTIONS}
+            onChange={setModelType}
+            disabled={running}
+            minWidth={260}
+          />
           <TextField
             size="small"
             label="Simulation periods"
@@ -235,7 +233,7 @@ export default function ModelTeamPage() {
             disabled={running}
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           />
-        </Stack>
+        </FormRow>
         <TextField
           label="Topical focus"
           placeholder="e.g. How do cost-push shocks change the inflation-output trade-off?"
@@ -261,47 +259,40 @@ export default function ModelTeamPage() {
           disabled={running}
           error={targetError}
         />
-        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={running}>
-            {running ? 'Working...' : 'Develop Model'}
-          </Button>
-        </Stack>
+        <StartButtonRow label="Develop Model" running={running} />
       </ConfigurationForm>
 
-      {processError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {processError}
-        </Alert>
-      )}
-      {notice && (
-        <Alert severity={notice.severity} sx={{ mb: 2 }} onClose={() => setNotice(undefined)}>
-          {notice.text}
-        </Alert>
-      )}
+      <ScreenAlert severity="error" message={processError} />
+      <NoticeAlert notice={notice} onClose={() => setNotice(undefined)} />
       {adaptationMissing && (
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          The adaptation to your focus is missing ({adaptationMissing}). The library&apos;s
-          canonical {results.theory?.modelType ?? ''} model is shown, solved and calibrated.
-        </Alert>
+        <ScreenAlert
+          severity="warning"
+          message={
+            <>
+              The adaptation to your focus is missing ({adaptationMissing}). The library&apos;s
+              canonical {results.theory?.modelType ?? ''} model is shown, solved and calibrated.
+            </>
+          }
+        />
       )}
 
-      {waiting && checkpointTitle && (
+      {checkpoint && (
         <Box sx={{ mb: 2 }}>
           <CheckpointPanel
-            title={checkpointTitle}
-            description={CHECKPOINT_HELP[session.checkpoint as number]}
+            title={checkpoint.title}
+            description={CHECKPOINT_HELP[checkpoint.key]}
             onSubmitFeedback={session.submitFeedback}
             onApprove={session.approve}
             onReset={() => void onReset()}
             busy={session.isSubmitting}
           >
-            {session.checkpoint === 2 && results.model && (
+            {checkpoint.key === 'model' && results.model && (
               <Typography variant="body2">
                 {results.model.checks.length} check(s) by the engine;{' '}
                 {results.model.blanchardKahn.message}
               </Typography>
             )}
-            {session.checkpoint === 3 &&
+            {checkpoint.key === 'calibration' &&
               results.calibration &&
               results.calibration.run.targets.length > 0 && (
                 <Typography variant="body2">
@@ -318,9 +309,8 @@ export default function ModelTeamPage() {
       )}
 
       {session.status === 'completed' && results.complete && (
-        <Alert
+        <ScreenAlert
           severity="success"
-          sx={{ mb: 2 }}
           action={
             <Button
               color="inherit"
@@ -331,11 +321,12 @@ export default function ModelTeamPage() {
               .mod file
             </Button>
           }
-        >
-          {results.complete.documents.length > 0
-            ? `Saved ${results.complete.documents.length} documents: ${results.complete.documents.map((d) => d.name).join(', ')}.`
-            : (results.complete.note ?? 'The session is complete.')}
-        </Alert>
+          message={
+            results.complete.documents.length > 0
+              ? `Saved ${results.complete.documents.length} documents: ${results.complete.documents.map((d) => d.name).join(', ')}.`
+              : (results.complete.note ?? 'The session is complete.')
+          }
+        />
       )}
 
       <ResultTabs

@@ -2,13 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
@@ -27,9 +23,10 @@ import {
 } from '../../../common/teams/model';
 import { checkedApi, unwrap } from '../../api/client';
 import { useDatasets } from '../../api/queries/datasets';
+import { LabelledSelect, optionsOf, type SelectOption } from '../shared';
 
 /**
- * The optional target dataset of the configuration (agent-teams.md §4 Model, phase 3): a catalog
+ * The optional target dataset of the configuration, read by the calibration phase: a catalog
  * dataset, which of its columns stands for which variable of the chosen model type, the
  * transform of each column and the frequency. The server checks everything again at the start
  * and answers with what to fix.
@@ -68,6 +65,12 @@ export function targetDataOf(
     },
   };
 }
+
+const FREQUENCY_OPTIONS: SelectOption<TargetDataDraft['frequency']>[] = [
+  { value: '', label: 'From the time index' },
+  ...optionsOf(TARGET_FREQUENCIES),
+];
+const TRANSFORM_OPTIONS = optionsOf(TARGET_TRANSFORMS, TARGET_TRANSFORM_LABELS);
 
 const TRANSFORM_HELP =
   'log, HP cycle: variables the model has in logs (output, consumption); log difference: growth rates; level: rates.';
@@ -124,52 +127,35 @@ export function TargetDataForm({
       {value.enabled && (
         <Stack spacing={1.5} sx={{ mt: 1 }} role="group" aria-label="Target dataset">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <FormControl size="small" sx={{ minWidth: 280 }}>
-              <InputLabel id="model-target-dataset-label">Target dataset</InputLabel>
-              <Select
-                labelId="model-target-dataset-label"
-                label="Target dataset"
-                value={dataset ? value.datasetId : ''}
-                onChange={(e) =>
-                  onChange({
-                    ...value,
-                    datasetId: e.target.value,
-                    columns: value.columns.map((c) => ({ ...c, column: '' })),
-                  })
-                }
-                disabled={disabled}
-              >
-                {list.map((d) => (
-                  <MenuItem key={d.id} value={d.id}>
-                    {d.name}
-                  </MenuItem>
-                ))}
-              </Select>
-              {datasets.isSuccess && list.length === 0 && (
-                <FormHelperText>
-                  The catalog has no dataset you can see; add one in the Data Explorer.
-                </FormHelperText>
-              )}
-            </FormControl>
-            <FormControl size="small" sx={{ minWidth: 180 }}>
-              <InputLabel id="model-target-frequency-label">Frequency</InputLabel>
-              <Select
-                labelId="model-target-frequency-label"
-                label="Frequency"
-                value={value.frequency}
-                onChange={(e) =>
-                  onChange({ ...value, frequency: e.target.value as TargetDataDraft['frequency'] })
-                }
-                disabled={disabled}
-              >
-                <MenuItem value="">From the time index</MenuItem>
-                {TARGET_FREQUENCIES.map((f) => (
-                  <MenuItem key={f} value={f}>
-                    {f}
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
+            <LabelledSelect
+              id="model-target-dataset"
+              label="Target dataset"
+              value={value.datasetId}
+              options={list.map((d) => ({ value: d.id, label: d.name }))}
+              onChange={(datasetId) =>
+                onChange({
+                  ...value,
+                  datasetId,
+                  columns: value.columns.map((c) => ({ ...c, column: '' })),
+                })
+              }
+              disabled={disabled}
+              minWidth={280}
+              helperText={
+                datasets.isSuccess && list.length === 0
+                  ? 'The catalog has no dataset you can see; add one in the Data Explorer.'
+                  : undefined
+              }
+            />
+            <LabelledSelect
+              id="model-target-frequency"
+              label="Frequency"
+              value={value.frequency}
+              options={FREQUENCY_OPTIONS}
+              onChange={(frequency) => onChange({ ...value, frequency })}
+              disabled={disabled}
+              minWidth={180}
+            />
           </Stack>
           {value.columns.map((row, i) => (
             <Stack
@@ -178,59 +164,37 @@ export function TargetDataForm({
               spacing={1}
               sx={{ alignItems: { sm: 'center' } }}
             >
-              <FormControl size="small" sx={{ minWidth: 180 }}>
-                <InputLabel id={`model-target-column-${i}`}>Column</InputLabel>
-                <Select
-                  labelId={`model-target-column-${i}`}
-                  label="Column"
-                  value={columns.some((f) => f.name === row.column) ? row.column : ''}
-                  onChange={(e) => setRow(i, { column: e.target.value })}
-                  disabled={disabled || !dataset}
-                >
-                  {columns.map((f) => (
-                    <MenuItem key={f.name} value={f.name}>
-                      {f.name}
-                    </MenuItem>
-                  ))}
-                </Select>
-              </FormControl>
+              <LabelledSelect
+                id={`model-target-column-${i}`}
+                label="Column"
+                value={row.column}
+                options={columns.map((f) => ({ value: f.name, label: f.name }))}
+                onChange={(column) => setRow(i, { column })}
+                disabled={disabled || !dataset}
+                minWidth={180}
+              />
               <Typography aria-hidden>→</Typography>
-              <FormControl size="small" sx={{ minWidth: 220 }}>
-                <InputLabel id={`model-target-variable-${i}`}>Model variable</InputLabel>
-                <Select
-                  labelId={`model-target-variable-${i}`}
-                  label="Model variable"
-                  value={
-                    variables.data?.variables.some((v) => v.name === row.variable)
-                      ? row.variable
-                      : ''
-                  }
-                  onChange={(e) => setRow(i, { variable: e.target.value })}
-                  disabled={disabled}
-                >
-                  {(variables.data?.variables ?? []).map((v) => (
-                    <MenuItem key={v.name} value={v.name}>
-                      {v.name} ({v.label})
-                    </MenuItem>
-                  ))}
-                </Select>
-              </FormControl>
-              <FormControl size="small" sx={{ minWidth: 170 }}>
-                <InputLabel id={`model-target-transform-${i}`}>Transform</InputLabel>
-                <Select
-                  labelId={`model-target-transform-${i}`}
-                  label="Transform"
-                  value={row.transform}
-                  onChange={(e) => setRow(i, { transform: e.target.value as TargetTransform })}
-                  disabled={disabled}
-                >
-                  {TARGET_TRANSFORMS.map((t) => (
-                    <MenuItem key={t} value={t}>
-                      {TARGET_TRANSFORM_LABELS[t]}
-                    </MenuItem>
-                  ))}
-                </Select>
-              </FormControl>
+              <LabelledSelect
+                id={`model-target-variable-${i}`}
+                label="Model variable"
+                value={row.variable}
+                options={(variables.data?.variables ?? []).map((v) => ({
+                  value: v.name,
+                  label: `${v.name} (${v.label})`,
+                }))}
+                onChange={(variable) => setRow(i, { variable })}
+                disabled={disabled}
+                minWidth={220}
+              />
+              <LabelledSelect
+                id={`model-target-transform-${i}`}
+                label="Transform"
+                value={row.transform}
+                options={TRANSFORM_OPTIONS}
+                onChange={(transform) => setRow(i, { transform })}
+                disabled={disabled}
+                minWidth={170}
+              />
               <IconButton
                 aria-label={`Remove mapping ${i + 1}`}
                 onClick={() =>

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_TEAM_BASE } from '../../../common/teams/model';
-import { activeStepOf, modelEndpoints, readResults, tabForCheckpoint } from './modelSession';
+import {
+  activeStepOf,
+  checkpointOf,
+  MODEL_STEPS,
+  modelEndpoints,
+  readResults,
+  tabForCheckpoint,
+} from './modelSession';
 
 describe('Model screen session helpers', () => {
   it('maps status and phase to the stepper (Configuration, three phases, Completed)', () => {
@@ -38,5 +45,25 @@ describe('Model screen session helpers', () => {
       complete: undefined,
     });
     expect(modelEndpoints.readStatus!({ nonsense: true })).toBeUndefined();
+  });
+
+  it('takes the stepper and the checkpoint titles from the phase table', () => {
+    expect(MODEL_STEPS.map((s) => [s.label, s.requiresHuman])).toEqual([
+      ['Configuration', false],
+      ['Theoretical Framework', true],
+      ['Mathematical Model', true],
+      ['Calibration & Estimation', true],
+      ['Completed', false],
+    ]);
+    expect(checkpointOf(2)).toMatchObject({
+      key: 'model',
+      title: 'Checkpoint 2: Mathematical Model Review',
+    });
+    expect(checkpointOf(4)).toBeUndefined();
+  });
+
+  it('refuses start and feedback replies that are not the shared start reply', () => {
+    expect(modelEndpoints.readStart!({ sessionId: 's1' })).toBeUndefined();
+    expect(modelEndpoints.readFeedback!({ success: true, sessionId: 's1' })).toBeUndefined();
   });
 });

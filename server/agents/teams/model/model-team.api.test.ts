@@ -108,10 +108,10 @@ describe('Model team with the scripted model', () => {
     llm.scriptPhase('model', 'calibration', {
       json: {
         changes: [
-          { name: 'theta', value: 0.75 },
+          { name: 'theta', value: 0.8 },
           { name: 'kappa', value: 1 },
         ],
-        note: 'Stickier prices: four quarters on average.',
+        note: 'Stickier prices: five quarters on average.',
       },
     });
     const user = await createUser(t.app);
@@ -173,10 +173,11 @@ describe('Model team with the scripted model', () => {
     expect(s.calibrationResults!.estimationNote).toMatch(/no target moments/);
     const kappaBefore = s.calibrationResults!.parameters.find((p) => p.name === 'kappa')!.value;
 
-    // feedback in words: the model turns it into theta = 0.75; kappa (a formula) is refused
+    // feedback in words: the model turns it into theta = 0.8 (the library's is 3/4); kappa (a
+    // formula) is refused
     await api.post(`${BASE}/feedback`, {
       sessionId: id,
-      feedback: 'Make prices stickier, about four quarters',
+      feedback: 'Make prices stickier, about five quarters',
       checkpoint: 3,
     });
     await sessions.waitFor(
@@ -192,7 +193,7 @@ describe('Model team with the scripted model', () => {
     s = await status(user.accessToken, id);
     const cal = s.calibrationResults!;
     expect(cal.parameters.find((p) => p.name === 'theta')).toMatchObject({
-      value: 0.75,
+      value: 0.8,
       changedByFeedback: true,
     });
     const kappaAfter = cal.parameters.find((p) => p.name === 'kappa')!;

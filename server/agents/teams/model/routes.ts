@@ -1,33 +1,33 @@
 import { z } from 'zod';
 import type { AgentSession } from '../../../../common/agents';
 import {
-  calibrationResultSchema,
-  completeResultSchema,
-  developModelReplySchema,
   developModelRequestSchema,
   DEFAULT_SIMULATION_PERIODS,
-  mathematicalModelResultSchema,
   MODEL_COMPLETED_PHASE,
   MODEL_TEAM_BASE,
   MODEL_TEAM_ID,
   modelExportFileName,
   modelExportQuerySchema,
   modelExportReplySchema,
-  modelFeedbackReplySchema,
   modelFeedbackRequestSchema,
-  modelLogsReplySchema,
+  modelPhases,
   modelStatusReplySchema,
   modelTypeSchema,
   modelVariablesReplySchema,
-  theoryResultSchema,
   type ModelStatusReply,
 } from '../../../../common/teams/model';
+import {
+  readPhaseResults,
+  teamLogsReplySchema,
+  teamStartReplySchema,
+} from '../../../../common/teams/shared';
 import { canonicalModel } from '../../../engines/models/library';
 import type { modelEngineService } from '../../../engines/models/service';
 import type { profilingService } from '../../../engines/profiling/service';
 import { conflict, notFound } from '../../../platform/errors';
 import {
   registerSessionReadRoutes,
+  startReply,
   teamActor,
   teamSession,
   type Api,
@@ -37,8 +37,8 @@ import { sessionMarkdown } from './markdown';
 import { computeTargetData } from './target-data';
 
 /**
- * The Model team's spec routes (agent-teams.md §7, base /api/agents/model-team): develop,
- * status, logs, feedback and export, thin adapters over the session service.
+ * The Model team's routes under /api/agents/model-team: develop, variables, status, logs,
+ * feedback and export, thin adapters over the session service.
  */
 
 type ModelKit = TeamRouteKit<{
@@ -53,21 +53,14 @@ const typeParams = z.object({
   }),
 });
 
-/** The session's results by the spec's names (theory for 1, model for 2, calibration for 3). */
-export function resultsOf(session: AgentSession) {
-  const raw = new Map(session.results.map((r) => [r.key, r.result]));
-  const read = <T>(
-    schema: { safeParse(v: unknown): { success: boolean; data?: T } },
-    key: string,
-  ): T | null => {
-    const parsed = schema.safeParse(raw.get(key));
-    return parsed.success ? (parsed.data as T) : null;
-  };
+/** The session's results under the names the status reply gives them (null until a phase ran). */
+function resultsOf(session: AgentSession) {
+  const results = readPhaseResults(modelPhases, session.results);
   return {
-    theoryFramework: read(theoryResultSchema, 'theory'),
-    mathematicalModel: read(mathematicalModelResultSchema, 'model'),
-    calibrationResults: read(calibrationResultSchema, 'calibration'),
-    completed: read(completeResultSchema, 'complete'),
+    theoryFramework: results.theory ?? null,
+    mathematicalModel: results.model ?? null,
+    calibrationResults: results.calibration ?? null,
+    completed: results.complete ?? null,
   };
 }
 
@@ -78,7 +71,7 @@ function statusReply(session: AgentSession, logs: string[]): ModelStatusReply {
     success: true,
     sessionId: session.sessionId,
     status: session.status,
-    // agent-teams.md §4: Completed sets phase 4.
+    // A completed session reports the Completed phase, whatever the runtime's count says.
     phase:
       session.status === 'completed'
         ? MODEL_COMPLETED_PHASE
@@ -104,7 +97,7 @@ export const modelTeamRoutes = {
       '/develop',
       {
         config: user,
-        schema: { body: developModelRequestSchema, response: { 201: developModelReplySchema } },
+        schema: { body: developModelRequestSchema, response: { 201: teamStartReplySchema } },
       },
       async (request, reply) => {
         const actor = teamActor(request);
@@ -132,13 +125,7 @@ export const modelTeamRoutes = {
           configuration: body.irfPeriods ? { irfPeriods: body.irfPeriods } : {},
           ...(body.projectId ? { projectId: body.projectId } : {}),
         });
-        return reply.code(201).send({
-          success: true as const,
-          sessionId: session.sessionId,
-          status: session.status,
-          phase: session.phase,
-          session,
-        });
+        return reply.code(201).send(startReply(session));
       },
     );
 
@@ -162,14 +149,14 @@ export const modelTeamRoutes = {
       teamId: MODEL_TEAM_ID,
       statusSchema: modelStatusReplySchema,
       statusReply,
-      logsSchema: modelLogsReplySchema,
+      logsSchema: teamLogsReplySchema,
     });
 
     app.post(
       '/feedback',
       {
         config: user,
-        schema: { body: modelFeedbackRequestSchema, response: { 200: modelFeedbackReplySchema } },
+        schema: { body: modelFeedbackRequestSchema, response: { 200: teamStartReplySchema } },
       },
       async (request) => {
         const actor = teamActor(request);
@@ -184,14 +171,7 @@ export const modelTeamRoutes = {
             `The session waits at checkpoint ${current.checkpoint}, not ${checkpoint}`,
           );
         }
-        const session = await kit.sessions.feedback(actor, sessionId, feedback);
-        return {
-          success: true as const,
-          sessionId: session.sessionId,
-          status: session.status,
-          phase: session.phase,
-          session,
-        };
+        return startReply(await kit.sessions.feedback(actor, sessionId, feedback));
       },
     );
 

@@ -22,7 +22,7 @@ import { AppError, badRequest } from '../../../platform/errors';
 import type { Workspace } from '../../kit';
 
 /**
- * Target moments from a catalog dataset (agent-teams.md §4 Model, phase 3): the dataset is read
+ * Target moments from a catalog dataset, for the calibration phase: the dataset is read
  * through the researcher's workspace (the catalog's visibility rules: 404 for one they cannot
  * see) and the profiling service's stored Parquet copy; the mapped columns are put in time
  * order, checked (numeric, no gaps or missing values inside the sample, enough observations)
