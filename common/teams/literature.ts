@@ -3,7 +3,6 @@ import { sessionStatusSchema } from '../agents';
 import {
   definePhaseTable,
   sessionIdField,
-  teamFeedbackRequestSchema,
   teamStartReplySchema,
   type PhaseResultsOf,
 } from './shared';
@@ -420,9 +419,6 @@ export const startLiteratureReplySchema = teamStartReplySchema.extend({
 export type StartLiteratureReply = z.infer<typeof startLiteratureReplySchema>;
 
 export const literatureSessionParamsSchema = z.object({ sessionId: sessionIdField });
-
-/** POST /feedback: the shared `{ feedback, sessionId }`. */
-export const literatureFeedbackRequestSchema = teamFeedbackRequestSchema;
 
 /** What a session has produced so far, as the status and feedback replies carry it. */
 export const literatureOutputsSchema = z.object({

@@ -2,7 +2,6 @@ import type { AgentSession } from '../../../../common/agents';
 import {
   LITERATURE_TEAM_ID,
   literatureFeedbackReplySchema,
-  literatureFeedbackRequestSchema,
   literatureOutputsOf,
   literaturePhases,
   literatureSessionParamsSchema,
@@ -13,7 +12,11 @@ import {
   type LiteratureOutputs,
   type StartLiteratureRequest,
 } from '../../../../common/teams/literature';
-import { readPhaseResults, teamLogsReplySchema } from '../../../../common/teams/shared';
+import {
+  readPhaseResults,
+  teamFeedbackRequestSchema,
+  teamLogsReplySchema,
+} from '../../../../common/teams/shared';
 import {
   allLogLines,
   startReply,
@@ -140,7 +143,7 @@ export function registerLiteratureRoutes(app: Api, kit: LiteratureRouteKit): voi
     {
       config: user,
       schema: {
-        body: literatureFeedbackRequestSchema,
+        body: teamFeedbackRequestSchema,
         response: { 200: literatureFeedbackReplySchema },
       },
     },
