@@ -6,7 +6,7 @@ import { launchBrowser, startServer, type RunningServer } from './harness';
 import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
 
 /**
- * The Code Team screen (agent-teams.md §2 Code Team screen, §4 Code, §5) against the real server
+ * The Code Team screen against the real server
  * and the scripted model server: the validation messages, code typed into the CodeMirror editor
  * and run in the sandbox with its figure shown under the output, a comprehensive session whose
  * tests fail until the model repairs the code, the review score as success or warning, the

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { agentSessionSchema, sessionStatusSchema } from '../agents';
 import { CODE_LANGUAGES, SETTINGS_LIMITS, WORKFLOW_MODES } from '../settings';
+import { definePhaseTable, type PhaseResultsOf } from './shared';
 
 /**
- * The Code team's shared contract (agent-teams.md §2 Code Team screen, §3 code session results,
- * §4 Code, §5, §7 Code team calls, §8, §9): configuration, the four phases' results, the review
- * score rule and the bodies of /api/agents/code-team. Every run result and test count in these
- * shapes comes from running the code in the sandbox; the review score is computed from the
- * review's findings by `reviewScores`, never taken from a model's text.
+ * The Code team's shared contract: configuration, the phase table with the four phases'
+ * results, the review score rule and the bodies of /api/agents/code-team. Every run result and
+ * test count in these shapes comes from running the code in the sandbox; the review score is
+ * computed from the review's findings by `reviewScores`, never taken from a model's text.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Constants (agent-teams.md §5, §8, §9)
+// Constants
 // ---------------------------------------------------------------------------------------------
 
 export const codeLanguageSchema = z.enum(CODE_LANGUAGES, {
@@ -33,10 +33,10 @@ export const workflowModeSchema = z.enum(WORKFLOW_MODES, {
 export type WorkflowMode = z.infer<typeof workflowModeSchema>;
 export const DEFAULT_WORKFLOW_MODE: WorkflowMode = 'comprehensive';
 
-/** agent-teams.md §9: the default frameworks (Python's). */
+/** The frameworks a Python session uses when neither the request nor the settings name any. */
 export const DEFAULT_FRAMEWORKS = ['pandas', 'numpy', 'matplotlib'] as const;
 
-/** agent-teams.md §9: a review score of 7 or more shows as success, below as a warning. */
+/** A review score of 7 or more shows as success, below as a warning. */
 export const REVIEW_SUCCESS_SCORE = 7;
 
 export const CODE_MESSAGES = {
@@ -49,18 +49,6 @@ export const CODE_MESSAGES = {
 export const REQUIREMENTS_MAX = 10_000;
 /** Longest program the editor may execute (characters). */
 export const CODE_MAX_CHARS = 200_000;
-
-/** The phases in order: their keys and the stepper's labels (agent-teams.md §4 Code). */
-export const CODE_PHASES = [
-  { key: 'generation', name: 'Code Generation' },
-  { key: 'review', name: 'Code Review' },
-  { key: 'optimization', name: 'Optimization' },
-  { key: 'tests', name: 'Test Development' },
-] as const;
-export type CodePhaseKey = (typeof CODE_PHASES)[number]['key'];
-/** The stepper: Configuration, the four phases, Completed. process_completed sets phase 5. */
-export const CODE_STEPS = ['Configuration', ...CODE_PHASES.map((p) => p.name), 'Completed'];
-export const CODE_COMPLETED_PHASE = 5;
 
 /** The source file and test file of each language (what the package and the sandbox use). */
 export const CODE_FILES: Record<CodeLanguage, { main: string; test: string }> = {
@@ -251,6 +239,21 @@ export const testResultSchema = z.object({
 });
 export type TestResult = z.infer<typeof testResultSchema>;
 
+/**
+ * The team's phases in run order (review and optimization run in quick mode too, and say they
+ * were skipped): the server's phases, its routes and the screen read it.
+ */
+export const codePhases = definePhaseTable([
+  { key: 'generation', name: 'Code Generation', result: generationResultSchema },
+  { key: 'review', name: 'Code Review', result: reviewResultSchema },
+  { key: 'optimization', name: 'Optimization', result: optimizationResultSchema },
+  { key: 'tests', name: 'Test Development', result: testResultSchema },
+]);
+export type CodePhaseKey = (typeof codePhases.keys)[number];
+export type CodeResults = PhaseResultsOf<typeof codePhases>;
+/** The status reply's phase once the session has completed: one past the last phase. */
+export const CODE_COMPLETED_PHASE = codePhases.rows.length + 1;
+
 export const codeFinalOutputsSchema = z.object({
   language: codeLanguageSchema,
   code: z.string(),
@@ -265,9 +268,10 @@ export type CodeFinalOutputs = z.infer<typeof codeFinalOutputsSchema>;
 // Routes (base /api/agents/code-team)
 // ---------------------------------------------------------------------------------------------
 
+export const CODE_TEAM_ID = 'code';
 export const CODE_TEAM_BASE = '/api/agents/code-team';
 
-/** POST /develop */
+/** POST /develop (answered with `teamStartReplySchema`). */
 export const developRequestSchema = z.object({
   requirements: requirementsField,
   /** Defaults to the user's Code Generation settings, then python. */
@@ -278,16 +282,10 @@ export const developRequestSchema = z.object({
 });
 export type DevelopRequest = z.input<typeof developRequestSchema>;
 
-export const developReplySchema = z.object({
-  success: z.literal(true),
-  sessionId: z.uuid(),
-  status: sessionStatusSchema,
-  phase: z.number().int(),
-  session: agentSessionSchema,
-});
-export type DevelopReply = z.infer<typeof developReplySchema>;
-
-/** GET /status/{id}: results by the spec's phase numbers; phase 5 once completed. */
+/**
+ * GET /status/{id}: each phase's result under its number in `codePhases`; the phase is
+ * CODE_COMPLETED_PHASE once completed.
+ */
 export const codeStatusReplySchema = z.object({
   success: z.literal(true),
   sessionId: z.uuid(),
@@ -354,7 +352,7 @@ export const exportReplySchema = z.object({
 });
 export type ExportReply = z.infer<typeof exportReplySchema>;
 
-/** File name of a downloaded package: it carries the current date (agent-teams.md §9). */
+/** File name of a downloaded package: it carries the current date. */
 export function packageFileName(language: CodeLanguage, date = new Date()): string {
   return `code-package-${language}-${date.toISOString().slice(0, 10)}.zip`;
 }

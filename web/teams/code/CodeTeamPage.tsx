@@ -1,12 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
@@ -18,43 +14,50 @@ import PlayArrow from '@mui/icons-material/PlayArrow';
 import {
   CODE_LANGUAGE_LABELS,
   CODE_MESSAGES,
-  CODE_STEPS,
   CODE_TEAM_BASE,
+  CODE_TEAM_ID,
   DEFAULT_FRAMEWORKS,
   DEFAULT_WORKFLOW_MODE,
+  executeCodeReplySchema,
+  exportReplySchema,
   type CodeLanguage,
   type DevelopRequest,
-  type ExecuteCodeReply,
-  type ExportReply,
   type WorkflowMode,
 } from '../../../common/teams/code';
 import { CODE_LANGUAGES } from '../../../common/settings';
-import { api, failureText, isFailure } from '../../api/client';
+import { checkedApi, failureText, isFailure } from '../../api/client';
 import { useSettings } from '../../api/queries/settings';
 import {
+  ConfigurationForm,
+  FormRow,
+  LabelledSelect,
   LogsTab,
   ModelRequiredNotice,
-  StatusChip,
+  NoticeAlert,
+  nothingToReset,
+  optionsOf,
+  ResetButton,
   ResultTabs,
+  ScreenAlert,
+  sessionErrorText,
+  StartButtonRow,
+  StatusChip,
   TeamScreenLayout,
   useTeamSession,
   WorkflowAside,
-  ConfigurationForm,
-  nothingToReset,
-  ResetButton,
+  type Notice,
 } from '../shared';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
-import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
+import { activeStepOf, CODE_STEPS, codeEndpoints, finalCode, readResults } from './codeSession';
 import { ExecutionPanel, type ExecutionView } from './ExecutionPanel';
 import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
 
-const STEPS = CODE_STEPS.map((label) => ({ label }));
+const LANGUAGE_OPTIONS = optionsOf(CODE_LANGUAGES, CODE_LANGUAGE_LABELS);
 const TABS = ['Code Editor', 'Review', 'Optimized', 'Tests', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
 
 /**
- * The Code Team screen (agent-teams.md §2 Code Team screen, §4 Code, §5): configuration,
- * stepper and status, and the tabs Code Editor (a CodeMirror editor, copy, download package,
+ * The Code Team screen: configuration, stepper and status, and the tabs Code Editor (a CodeMirror editor, copy, download package,
  * Execute Code and its result), Review, Optimized and Tests, following the session through the
  * real-time channel and a 2 s poll.
  */
@@ -62,7 +65,7 @@ export default function CodeTeamPage() {
   const [params] = useSearchParams();
   const settings = useSettings();
   const session = useTeamSession<DevelopRequest>({
-    teamId: 'code',
+    teamId: CODE_TEAM_ID,
     teamLabel: 'CodeTeam',
     endpoints: codeEndpoints,
     initialSessionId: params.get('session') ?? undefined,
@@ -75,7 +78,7 @@ export default function CodeTeamPage() {
   const [tab, setTab] = useState<TabName>('Code Editor');
   const [code, setCode] = useState('');
   const [execution, setExecution] = useState<ExecutionView>({ state: 'idle' });
-  const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
+  const [notice, setNotice] = useState<Notice>();
   const [downloading, setDownloading] = useState(false);
 
   // The user's Code Generation settings choose the defaults once they are read.
@@ -129,7 +132,7 @@ export default function CodeTeamPage() {
       return;
     }
     setExecution({ state: 'running' });
-    const reply = await api.post<ExecuteCodeReply>(`${CODE_TEAM_BASE}/execute`, {
+    const reply = await checkedApi.post(executeCodeReplySchema, `${CODE_TEAM_BASE}/execute`, {
       code,
       language: editorLanguage,
       ...(session.sessionId ? { sessionId: session.sessionId } : {}),
@@ -153,7 +156,8 @@ export default function CodeTeamPage() {
   const onDownload = async () => {
     if (!session.sessionId) return;
     setDownloading(true);
-    const reply = await api.get<ExportReply>(
+    const reply = await checkedApi.get(
+      exportReplySchema,
       `${CODE_TEAM_BASE}/export/${encodeURIComponent(session.sessionId)}?format=zip`,
     );
     setDownloading(false);
@@ -178,12 +182,7 @@ export default function CodeTeamPage() {
     setTab('Code Editor');
   };
 
-  const processError =
-    session.status === 'error'
-      ? session.error || CODE_MESSAGES.processError
-      : session.error?.startsWith('Error starting')
-        ? session.error
-        : undefined;
+  const processError = sessionErrorText(session, CODE_MESSAGES.processError, 'Error starting');
 
   return (
     <TeamScreenLayout
@@ -197,7 +196,7 @@ export default function CodeTeamPage() {
       }
       aside={
         <WorkflowAside
-          steps={STEPS}
+          steps={CODE_STEPS}
           activeStep={activeStep}
           failed={session.status === 'error'}
           label="Code team phases"
@@ -207,23 +206,16 @@ export default function CodeTeamPage() {
     >
       <ModelRequiredNotice computedStepsRun="Code Execution still runs your own code." />
       <ConfigurationForm onSubmit={onStart}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-          <FormControl size="small" sx={{ minWidth: 180 }}>
-            <InputLabel id="code-language-label">Language</InputLabel>
-            <Select
-              labelId="code-language-label"
-              label="Language"
-              value={language}
-              onChange={(e) => setLanguage(e.target.value as CodeLanguage)}
-              disabled={running}
-            >
-              {CODE_LANGUAGES.map((l) => (
-                <MenuItem key={l} value={l}>
-                  {CODE_LANGUAGE_LABELS[l]}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
+        <FormRow>
+          <LabelledSelect
+            id="code-language"
+            label="Language"
+            value={language}
+            options={LANGUAGE_OPTIONS}
+            onChange={setLanguage}
+            disabled={running}
+            minWidth={180}
+          />
           <FormControl>
             <FormLabel id="code-mode-label" sx={{ fontSize: '0.75rem' }}>
               Workflow mode
@@ -241,7 +233,7 @@ export default function CodeTeamPage() {
               <ToggleButton value="comprehensive">Comprehensive</ToggleButton>
             </ToggleButtonGroup>
           </FormControl>
-        </Stack>
+        </FormRow>
         <TextField
           label="Code requirements"
           placeholder="e.g. Estimate an AR(1) model of quarterly GDP growth on simulated data and plot the fit"
@@ -262,23 +254,11 @@ export default function CodeTeamPage() {
           }
           disabled={running}
         />
-        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={running}>
-            {running ? 'Working...' : 'Develop Code'}
-          </Button>
-        </Stack>
+        <StartButtonRow label="Develop Code" running={running} />
       </ConfigurationForm>
 
-      {processError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {processError}
-        </Alert>
-      )}
-      {notice && (
-        <Alert severity={notice.severity} sx={{ mb: 2 }} onClose={() => setNotice(undefined)}>
-          {notice.text}
-        </Alert>
-      )}
+      <ScreenAlert severity="error" message={processError} />
+      <NoticeAlert notice={notice} onClose={() => setNotice(undefined)} />
 
       <ResultTabs
         tabs={TABS}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_STEPS } from '../../../common/teams/code';
-import { activeStepOf, codeEndpoints, finalCode, readResults } from './codeSession';
+import { activeStepOf, CODE_STEPS, codeEndpoints, finalCode, readResults } from './codeSession';
 
 describe('activeStepOf', () => {
   it('follows the spec: Configuration, the phase running, all done once completed', () => {

@@ -1,99 +1,43 @@
 import type { SessionStatus } from '../../../common/agents';
 import {
   CODE_COMPLETED_PHASE,
-  CODE_STEPS,
   CODE_TEAM_BASE,
-  generationResultSchema,
-  optimizationResultSchema,
-  reviewResultSchema,
-  testResultSchema,
-  type CodeStatusReply,
+  CODE_TEAM_ID,
+  codePhases,
+  codeStatusReplySchema,
+  type CodeResults,
   type DevelopRequest,
-  type GenerationResult,
-  type OptimizationResult,
-  type ReviewResult,
-  type TestResult,
 } from '../../../common/teams/code';
-import {
-  genericSessionEndpoints,
-  snapshotOfSession,
-  type SessionSnapshot,
-  type TeamSessionEndpoints,
-} from '../shared';
-import { readPhaseResults } from '../shared/phaseResults';
+import { readPhaseResults } from '../../../common/teams/shared';
+import { teamRouteEndpoints, type PhaseStep } from '../shared';
 
 /**
- * How the Code screen talks to /api/agents/code-team (agent-teams.md §7): develop starts, the
- * status call is polled every 2 s (it carries the whole log), reset is the runtime's.
+ * How the Code screen talks to /api/agents/code-team: develop starts, the status call is polled
+ * beside the socket (it carries the whole log), reset is the runtime's. The team has no
+ * checkpoints, so no feedback call of its own.
  */
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
-
-function snapshotOfStatus(reply: CodeStatusReply): SessionSnapshot {
-  const results: Record<number, unknown> = {};
-  for (const [phase, result] of Object.entries(reply.results)) {
-    if (result !== undefined) results[Number(phase)] = result;
-  }
-  return {
-    status: reply.status,
-    phase: reply.phase,
-    logs: reply.logs,
-    results,
-    finalOutputs: reply.finalOutputs,
-    error: reply.error,
-    paused: reply.session.paused,
-    updatedAt: reply.session.updatedAt,
-    session: reply.session,
-  };
-}
-
-const generic = genericSessionEndpoints('code');
-
-export const codeEndpoints: Partial<TeamSessionEndpoints<DevelopRequest>> = {
+export const codeEndpoints = teamRouteEndpoints<DevelopRequest>({
+  teamId: CODE_TEAM_ID,
+  base: CODE_TEAM_BASE,
   start: (input) => ({ path: `${CODE_TEAM_BASE}/develop`, body: input }),
-  readStart: (reply) => {
-    if (!isObject(reply) || typeof reply.sessionId !== 'string') return undefined;
-    const session = isObject(reply.session) ? reply.session : undefined;
-    return {
-      sessionId: reply.sessionId,
-      ...(session
-        ? { snapshot: snapshotOfSession(session as Parameters<typeof snapshotOfSession>[0]) }
-        : {}),
-    };
-  },
-  status: (id) => `${CODE_TEAM_BASE}/status/${encodeURIComponent(id)}`,
-  readStatus: (reply) =>
-    isObject(reply) && isObject(reply.results) && typeof reply.status === 'string'
-      ? snapshotOfStatus(reply as unknown as CodeStatusReply)
-      : undefined,
-  // The status call carries the whole log.
-  logs: undefined,
-  readLogs: undefined,
-  reset: generic.reset,
-};
+  statusSchema: codeStatusReplySchema,
+});
 
-/** The phase results as the screen reads them, each checked against its schema. */
-export interface CodeResults {
-  generation?: GenerationResult;
-  review?: ReviewResult;
-  optimization?: OptimizationResult;
-  tests?: TestResult;
+/** The phase results by key, each checked against its schema in the phase table. */
+export function readResults(results: Readonly<Record<number, unknown>>): CodeResults {
+  return readPhaseResults(codePhases, results);
 }
 
-export function readResults(results: Record<number, unknown>): CodeResults {
-  return readPhaseResults(results, {
-    generation: [1, generationResultSchema],
-    review: [2, reviewResultSchema],
-    optimization: [3, optimizationResultSchema],
-    tests: [4, testResultSchema],
-  });
-}
+/** The stepper: Configuration, the phases of the table, Completed. */
+export const CODE_STEPS: readonly PhaseStep[] = [
+  { label: 'Configuration' },
+  ...codePhases.rows.map((r) => ({ label: r.name })),
+  { label: 'Completed' },
+];
 
 /**
- * The stepper's active step (agent-teams.md §4 Code): Configuration until started, the running
- * phase's step while processing, past Completed (everything checked) once completed.
+ * The stepper's active step: Configuration until started, the running phase's step while
+ * processing, past Completed (everything checked) once completed.
  */
 export function activeStepOf(status: SessionStatus, phase: number): number {
   if (status === 'completed' || phase >= CODE_COMPLETED_PHASE) return CODE_STEPS.length;

@@ -7,7 +7,7 @@ import type { Extension } from '@codemirror/state';
 import type { CodeLanguage } from '../../../common/teams/code';
 
 /**
- * Syntax highlighting for the five code languages (agent-teams.md §9): Python's own grammar,
+ * Syntax highlighting for the five code languages: Python's own grammar,
  * the legacy stream modes for R, Julia and MATLAB (Octave's mode), and Dynare as Octave's mode
  * plus Dynare's block keywords and `//` comments.
  */

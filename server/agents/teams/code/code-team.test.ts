@@ -161,7 +161,7 @@ describe('package', () => {
     expect(readme).toContain('Review: not part of this run (quick mode).');
   });
 
-  it('names the download with the date (agent-teams.md §9)', () => {
+  it('names the download with the date', () => {
     expect(packageFileName('r', new Date('2025-03-04T10:00:00Z'))).toBe(
       'code-package-r-2025-03-04.zip',
     );

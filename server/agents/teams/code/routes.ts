@@ -3,28 +3,28 @@ import type { AgentSession } from '../../../../common/agents';
 import {
   CODE_COMPLETED_PHASE,
   CODE_MESSAGES,
+  CODE_TEAM_BASE,
+  CODE_TEAM_ID,
   codeConfigurationSchema,
   codeFinalOutputsSchema,
-  developReplySchema,
+  codePhases,
+  codeStatusReplySchema,
+  DEFAULT_FRAMEWORKS,
   developRequestSchema,
   executeCodeReplySchema,
   executeCodeRequestSchema,
   exportQuerySchema,
   exportReplySchema,
-  generationResultSchema,
-  optimizationResultSchema,
   packageFileName,
-  reviewResultSchema,
-  testResultSchema,
-  codeStatusReplySchema,
-  CODE_TEAM_BASE,
-  DEFAULT_FRAMEWORKS,
+  type CodeResults,
   type CodeStatusReply,
 } from '../../../../common/teams/code';
+import { readPhaseResults, teamStartReplySchema } from '../../../../common/teams/shared';
 import type { sandboxService } from '../../../engines/sandbox';
 import { AppError, badRequest, conflict, notFound } from '../../../platform/errors';
 import {
   registerSessionReadRoutes,
+  startReply,
   teamActor,
   teamSession,
   type Api,
@@ -34,8 +34,8 @@ import { dependenciesOf } from './dependencies';
 import { packageFiles, zipFiles } from './package';
 
 /**
- * The Code team's spec routes (agent-teams.md §7, base /api/agents/code-team): develop, status,
- * execute and export, thin adapters over the session service and the sandbox.
+ * The Code team's routes under /api/agents/code-team: develop, status, execute and export, thin
+ * adapters over the session service and the sandbox.
  */
 
 type CodeKit = TeamRouteKit<{ sandbox: typeof sandboxService }>;
@@ -45,28 +45,16 @@ const idParams = z.object({ id: z.string() });
 /** More executions than this waiting for a sandbox slot: the caller is asked to come back. */
 const MAX_WAITING_EXECUTIONS = 16;
 
-const RESULT_SCHEMAS = {
-  generation: generationResultSchema,
-  review: reviewResultSchema,
-  optimization: optimizationResultSchema,
-  tests: testResultSchema,
-} as const;
+/** The session's results by phase key, each checked against its schema. */
+function resultsOf(session: AgentSession): CodeResults {
+  return readPhaseResults(codePhases, session.results);
+}
 
-/** The session's results by the spec's phase numbers, each checked against its schema. */
-function resultsOf(session: AgentSession): CodeStatusReply['results'] {
-  const out: CodeStatusReply['results'] = {};
-  for (const r of session.results) {
-    const key = r.key as keyof typeof RESULT_SCHEMAS;
-    const schema = RESULT_SCHEMAS[key];
-    if (!schema) continue;
-    const parsed = schema.safeParse(r.result);
-    if (!parsed.success) continue;
-    if (key === 'generation') out[1] = parsed.data as CodeStatusReply['results'][1];
-    if (key === 'review') out[2] = parsed.data as CodeStatusReply['results'][2];
-    if (key === 'optimization') out[3] = parsed.data as CodeStatusReply['results'][3];
-    if (key === 'tests') out[4] = parsed.data as CodeStatusReply['results'][4];
-  }
-  return out;
+/** The status reply's results: each phase's result under its number in the phase table. */
+function resultsByNumber(results: CodeResults): CodeStatusReply['results'] {
+  return codeStatusReplySchema.shape.results.parse(
+    Object.fromEntries(codePhases.rows.map((row) => [row.number, results[row.key]])),
+  );
 }
 
 function statusReply(session: AgentSession, logs: string[]): CodeStatusReply {
@@ -77,13 +65,13 @@ function statusReply(session: AgentSession, logs: string[]): CodeStatusReply {
     success: true,
     sessionId: session.sessionId,
     status: session.status,
-    // agent-teams.md §4: process_completed sets phase 5.
+    // A completed session reports the stepper's Completed step, one past the last phase.
     phase: session.status === 'completed' ? CODE_COMPLETED_PHASE : session.phase,
     error: session.error,
     logs,
     requirements: typeof requirements === 'string' ? requirements : '',
     configuration: configuration.success ? configuration.data : codeConfigurationSchema.parse({}),
-    results: resultsOf(session),
+    results: resultsByNumber(resultsOf(session)),
     finalOutputs: finalOutputs.success ? finalOutputs.data : null,
     session,
   };
@@ -98,12 +86,12 @@ export const codeTeamRoutes = {
       '/develop',
       {
         config: { access: 'user' },
-        schema: { body: developRequestSchema, response: { 201: developReplySchema } },
+        schema: { body: developRequestSchema, response: { 201: teamStartReplySchema } },
       },
       async (request, reply) => {
         const actor = teamActor(request);
         const body = request.body;
-        // Unset choices come from the user's Code Generation settings, then the spec's defaults.
+        // Unset choices come from the user's Code Generation settings, then the team's defaults.
         const settings = await kit.workspaceFor(actor.id, null).settings.get();
         const language = body.language ?? settings.codeGeneration.defaultLanguage;
         const frameworks =
@@ -114,7 +102,7 @@ export const codeTeamRoutes = {
               ? [...DEFAULT_FRAMEWORKS]
               : []);
         const session = await kit.sessions.start(actor, {
-          teamId: 'code',
+          teamId: CODE_TEAM_ID,
           input: { requirements: body.requirements },
           configuration: {
             language,
@@ -123,18 +111,12 @@ export const codeTeamRoutes = {
           },
           ...(body.projectId ? { projectId: body.projectId } : {}),
         });
-        return reply.code(201).send({
-          success: true as const,
-          sessionId: session.sessionId,
-          status: session.status,
-          phase: session.phase,
-          session,
-        });
+        return reply.code(201).send(startReply(session));
       },
     );
 
     registerSessionReadRoutes(app, kit.sessions, {
-      teamId: 'code',
+      teamId: CODE_TEAM_ID,
       statusSchema: codeStatusReplySchema,
       statusReply,
     });
@@ -151,7 +133,7 @@ export const codeTeamRoutes = {
         if (code.trim() === '') throw badRequest(CODE_MESSAGES.noCode);
         if (sessionId) {
           // With a session, only its owner may run code for it (not even an administrator).
-          const session = await teamSession(kit.sessions, actor, sessionId, 'code');
+          const session = await teamSession(kit.sessions, actor, sessionId, CODE_TEAM_ID);
           if (session.ownerId !== actor.id) throw notFound('Session');
         }
         if (sandbox.pending() >= MAX_WAITING_EXECUTIONS) {
@@ -198,8 +180,8 @@ export const codeTeamRoutes = {
       },
       async (request) => {
         const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
-        if (!resultsOf(session)[1]) {
+        const session = await teamSession(kit.sessions, actor, request.params.id, CODE_TEAM_ID);
+        if (!resultsOf(session).generation) {
           throw conflict('There is no code to export yet: wait for Code Generation to finish');
         }
         const path = `${CODE_TEAM_BASE}/export/${session.sessionId}/download`;
@@ -223,9 +205,8 @@ export const codeTeamRoutes = {
       },
       async (request, reply) => {
         const actor = teamActor(request);
-        const session = await teamSession(kit.sessions, actor, request.params.id, 'code');
-        const results = resultsOf(session);
-        const generation = results[1];
+        const session = await teamSession(kit.sessions, actor, request.params.id, CODE_TEAM_ID);
+        const { generation, review, optimization, tests } = resultsOf(session);
         if (!generation) throw conflict('There is no code to export yet');
         const configuration = codeConfigurationSchema.parse(session.configuration);
         const date = new Date();
@@ -233,14 +214,13 @@ export const codeTeamRoutes = {
           requirements: String(session.input.requirements ?? ''),
           configuration,
           generation,
-          review: results[2],
-          optimization: results[3],
-          tests: results[4],
+          review,
+          optimization,
+          tests,
           date,
         };
-        const code =
-          results[4]?.code_under_test ?? results[3]?.optimized_code ?? generation.main_code;
-        const deps = results[4]?.dependencies ?? dependenciesOf(configuration.language, code);
+        const code = tests?.code_under_test ?? optimization?.optimized_code ?? generation.main_code;
+        const deps = tests?.dependencies ?? dependenciesOf(configuration.language, code);
         const zip = await zipFiles(packageFiles(input, deps), date);
         return reply
           .header('Content-Type', 'application/zip')
