@@ -36,20 +36,32 @@ function processesWith(token: string): number[] {
   return found;
 }
 
-/** A Python program whose `children` children each hold `mb` MB of written memory. */
+/**
+ * A Python program whose `count` children each write `mb` MB and hold it until all of them do:
+ * each reports on one pipe once its memory is written, and the parent lets them go (closing the
+ * other) only when all have, so their memory is held at once.
+ */
 function children(count: number, mb: number): string {
   return [
-    'import os, sys, time',
+    'import os',
+    'ready_r, ready_w = os.pipe()',
+    'go_r, go_w = os.pipe()',
     'pids = []',
     `for i in range(${count}):`,
     '    pid = os.fork()',
     '    if pid == 0:',
+    '        os.close(go_w)',
     // Written, not just reserved: bytes repetition fills every page.
     `        block = b"x" * (${mb} * 1024 * 1024)`,
-    '        print("HOLDING", i, flush=True)',
-    '        time.sleep(3)',
+    '        os.write(ready_w, b"r")',
+    '        os.read(go_r, 1)',
     '        os._exit(0)',
     '    pids.append(pid)',
+    'held = 0',
+    `while held < ${count}:`,
+    '    held += len(os.read(ready_r, 16))',
+    'print("ALL HOLDING", held, flush=True)',
+    'os.close(go_w)',
     'for pid in pids:',
     '    os.waitpid(pid, 0)',
     'print("ALL DONE")',
@@ -116,8 +128,8 @@ describe.skipIf(skip)(`the memory limit of a whole run${suffix}`, () => {
       "Execution stopped: the program's processes together used more than the memory limit of " +
         `${DEFAULT_LIMITS.memoryMb} MB`,
     );
-    // Stopped when the sum passed the limit, before the children finished.
-    expect(result.output).not.toMatch(/ALL DONE/);
+    // Stopped when the sum passed the limit, before the four held their memory together.
+    expect(result.output).not.toMatch(/ALL HOLDING/);
     expect(processesWith(token)).toEqual([]);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * MiB);
   }, 300_000);
@@ -131,7 +143,7 @@ describe.skipIf(skip)(`the memory limit of a whole run${suffix}`, () => {
       timeLimitSeconds: 240,
     });
     expect(result).toMatchObject({ ok: true, kind: 'ok', exitCode: 0 });
-    expect(result.output.match(/^HOLDING /gm)).toHaveLength(2);
+    expect(result.output).toMatch(/^ALL HOLDING 2$/m);
     expect(result.output).toMatch(/^ALL DONE$/m);
   }, 300_000);
 
