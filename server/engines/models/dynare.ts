@@ -71,7 +71,7 @@ export function toModFile(model: CompiledModel, options: ModExportOptions = {}):
     const p = description.parameters[i];
     if (overrides[name] === undefined || !p) return str(p?.source ?? '');
     const before = p.value !== undefined ? num(p.value) : (p.expr ?? '');
-    return str(`set for this session; the description's value was ${before} (${p.source})`);
+    return str(`set for this session (the description has ${before}: ${p.source})`);
   };
   const ss = findSteadyState(model, values, startingValues(model, values)).values;
   const lines: string[] = [];

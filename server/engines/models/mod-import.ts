@@ -904,7 +904,25 @@ class Importer {
           statement: `${squash(s.text, 60)}; ... end; (${body.length} statement${body.length === 1 ? '' : 's'})`,
         });
       } else {
-        this.notRun.push({ line: s.line, statement: `${squash(s.text, 100)};` });
+        // MATLAB ends a statement at a line break too (outside brackets)
+        let depth = 0;
+        let current = '';
+        let line = s.line;
+        let start = s.line;
+        for (const ch of `${s.text}\n`) {
+          if ('([{'.includes(ch)) depth++;
+          if (')]}'.includes(ch)) depth--;
+          if (ch === '\n' && depth <= 0) {
+            if (current.trim())
+              this.notRun.push({ line: start, statement: `${squash(current, 100)};` });
+            current = '';
+            start = line + 1;
+          } else current += ch;
+          if (ch === '\n') {
+            line++;
+            if (!current.trim()) start = line;
+          }
+        }
       }
     }
   }
