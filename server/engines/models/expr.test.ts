@@ -134,4 +134,12 @@ describe('expression parser', () => {
     const expr = parseEquation('c = beta*c(+1)/k(-1)', resolve);
     expect(equationToLatex(expr)).toBe('c_{t} = \\frac{\\beta \\, c_{t+1}}{k_{t-1}}');
   });
+
+  it("reads Dynare's steady_state(): its value at the point of evaluation, a zero derivative", () => {
+    const expr = parseEquation('y = c*steady_state(c)', resolve);
+    expect(toDynare(expr)).toBe('y - c*steady_state(c)');
+    // d/dc of c * steady_state(c) is steady_state(c) alone: the operator is a constant
+    expect(toDynare(differentiate(expr, { name: 'c', lag: 0 }))).toBe('-steady_state(c)');
+    expect(equationToLatex(expr)).toBe('y_{t} = c_{t} \\, \\overline{c_{t}}');
+  });
 });

@@ -103,6 +103,17 @@ describe('.mod import', () => {
     expect(run.unitRoot?.nonStationary).toEqual(['p', 'w']);
   });
 
+  it('refuses a perfect-foresight scenario for a model that uses steady_state()', () => {
+    const d = importModFile(testdata('Gali_2015.mod')).description;
+    const withScenario = {
+      ...d,
+      scenario: { title: 't', description: '', changes: { phi_pi: 2 }, initialFactor: {} },
+    };
+    expect(() => runModel(withScenario)).toThrow(
+      /cannot be computed for a model whose equations use steady_state\(\)/,
+    );
+  });
+
   it('evaluates parameter values in order, as Dynare does, and keeps the file values as numbers', () => {
     const d = importModFile(
       AR1.replace('s = 0.01;', 's = 0.01;\nhalf = rho/2;\nrho = half + 0.5;'),

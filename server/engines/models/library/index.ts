@@ -17,7 +17,7 @@ import { trade } from './trade';
 import { urban } from './urban';
 
 /**
- * The model library: one canonical, documented model per model type (agent-teams.md §9).
+ * The model library: one canonical, documented model for each model type a session can develop.
  * Its framework texts are the library's own text and are labelled so wherever they are shown.
  */
 const LIBRARY: Record<ModelType, ModelDescriptionInput> = {
