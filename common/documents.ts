@@ -197,6 +197,7 @@ export type DocumentReply = z.infer<typeof documentReplySchema>;
  * GET    /api/documents/{id}          -> documentReplySchema (with content)
  * GET    /api/documents/{id}/content  -> the text, streamed (text/plain; named by contentUrl)
  * GET    /api/documents/{id}/download -> the file as uploaded, a PDF too (Content-Disposition attachment)
+ * GET    /api/documents/{id}/provenance -> provenanceReplySchema (common/provenance.ts)
  * PUT    /api/documents/{id}          updateDocumentRequestSchema -> documentReplySchema
  * DELETE /api/documents/{id}          -> messageReplySchema
  */

@@ -4,6 +4,7 @@ import type { FeedbackEntry, PhaseResult } from '../../common/agents';
 import type { WorkflowStage } from '../../common/projects';
 import type { Api } from '../platform/api';
 import type { ServiceHost, ServiceSpecs } from '../platform/services';
+import type { ProvenanceRecorder } from './kit/provenance';
 import type { Workspace } from './kit/workspace';
 import type { ModelHandle } from './llm/model-layer';
 import type { SessionService } from './types';
@@ -42,6 +43,8 @@ export interface PhaseRuntimeContext {
   llm: ModelHandle;
   /** The project's data with the owner's current rights. */
   workspace: Workspace;
+  /** The session's provenance as this phase adds to it (written with the phase's result). */
+  provenance?: ProvenanceRecorder;
   /** This process's connectors and engines. */
   services: ServiceHost;
   /** Results of the phases finished so far in this run, by phase key. */

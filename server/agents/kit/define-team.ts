@@ -14,6 +14,8 @@ import type {
 } from '../team';
 import type { Api } from '../../platform/api';
 import type { ServicesOf, ServiceSpecs } from '../../platform/services';
+import { createCitationGate, type CitationGate } from './citations';
+import { createProvenanceRecorder, type PhaseProvenance } from './provenance';
 import type { Workspace } from './workspace';
 
 /**
@@ -74,6 +76,13 @@ export interface PhaseContext<
   llm: ModelHandle;
   services: ServicesOf<S>;
   workspace: Workspace;
+  /**
+   * What this session retrieved, computed and read: recorded here, kept with the session and
+   * carried by every document it saves (`workspace.documents.save({ ..., provenance })`).
+   */
+  provenance: PhaseProvenance;
+  /** The citation gate over the works recorded in this session: pass every text through it. */
+  citations: CitationGate;
   /** The result of an earlier phase of this run; throws if it has not run (not in the plan). */
   resultOf<P extends keyof R & string>(key: P): z.output<R[P]>;
   /** The same, or undefined when that phase is not part of this run. */
@@ -180,6 +189,10 @@ export function defineTeam<
       rt.results[p] === undefined
         ? undefined
         : parseStored(spec.results[p]!, rt.results[p], `result of ${p}`);
+    // The runner hands its recorder over; a phase run without one (a harness) records in memory.
+    const provenance =
+      rt.provenance ??
+      createProvenanceRecorder(undefined, { key, startedAt: new Date().toISOString() });
     return {
       session: rt.session,
       input: parseStored(spec.input, rt.input, 'input'),
@@ -193,6 +206,8 @@ export function defineTeam<
       llm: rt.llm,
       services: rt.services.instancesOf(services) as ServicesOf<S>,
       workspace: rt.workspace,
+      provenance,
+      citations: createCitationGate(provenance, rt.log),
       resultOf(p) {
         const value = optionalResultOf(p);
         if (value === undefined) {

@@ -19,7 +19,21 @@ export {
   type ServicesOf,
 } from '../../platform/services';
 export { envBoolean, envOptionalString, type EnvFragment } from '../../platform/env-fragments';
-export type { Workspace } from './workspace';
+export type { Workspace, DocumentToSave } from './workspace';
+export type { PhaseProvenance, WorkRecord } from './provenance';
+export { removalLogLine, type CitationGate } from './citations';
+export {
+  gateCitations,
+  type CitableWork,
+  type CitationRemoval,
+  type GatedText,
+} from '../../sources/citation-gate';
+export {
+  modelPassage,
+  ORIGIN_LABELS,
+  type ItemOrigin,
+  type ProvenanceItem,
+} from '../../../common/provenance';
 export type { ModelHandle } from '../llm/model-layer';
 export { allLogLines, startReply, teamActor, teamSession } from './route-helpers';
 export { registerSessionReadRoutes } from './session-read-routes';

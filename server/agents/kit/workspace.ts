@@ -1,11 +1,31 @@
 import type { Dataset } from '../../../common/datasets';
 import type { DocumentSummary, DocumentWithContent } from '../../../common/documents';
 import type { Project } from '../../../common/projects';
+import {
+  EMPTY_SESSION_PROVENANCE,
+  type ProvenanceItem,
+  type SessionProvenance,
+} from '../../../common/provenance';
 import type { ApiKeyName, Settings } from '../../../common/settings';
 import type { Database } from '../../db/connect';
 import type { ModuleServices, NewDatasetRecord, SessionDocumentInput } from '../../module-services';
 import { loadActiveUser, type AuthUser } from '../../platform/access';
 import { forbidden, notFound } from '../../platform/errors';
+import { documentProvenance } from './provenance';
+
+/** A document a phase saves: its fields, and the origin of each thing in it. */
+export type DocumentToSave = Omit<
+  SessionDocumentInput,
+  'ownerId' | 'projectId' | 'sessionId' | 'provenance'
+> & {
+  /**
+   * An origin per reference (`reference:<id>`, 'retrieved'), parameter value
+   * (`parameter:<name>`), table of computed numbers (`table:<name>`, 'computed') and passage
+   * written by the model (`passage:<name>`, 'model'). The session's part (model, phases, inputs,
+   * records, computations) is added to it.
+   */
+  provenance?: { items: ProvenanceItem[] };
+};
 
 /**
  * What a phase (or a team route) may do with the platform's data, acting as one user on one
@@ -29,9 +49,7 @@ export interface Workspace {
   };
   documents: {
     /** Saves a session's report or file as the user's document (in the project if attached). */
-    save(
-      doc: Omit<SessionDocumentInput, 'ownerId' | 'projectId' | 'sessionId'>,
-    ): Promise<DocumentSummary>;
+    save(doc: DocumentToSave): Promise<DocumentSummary>;
     /** The project's documents (or the user's own when unattached), newest first. */
     list(opts?: { search?: string; limit?: number }): Promise<DocumentSummary[]>;
     read(id: string): Promise<DocumentWithContent>;
@@ -52,7 +70,15 @@ export interface WorkspaceDeps {
 /** A workspace for one user and (optionally) one project. */
 export function createWorkspace(
   deps: WorkspaceDeps,
-  who: { userId: string; projectId: string | null; sessionId?: string | null },
+  who: {
+    userId: string;
+    projectId: string | null;
+    sessionId?: string | null;
+    /** The session's team, for the provenance of the documents it saves. */
+    teamId?: string | null;
+    /** The session's provenance as it stands (the running phase's records included). */
+    provenance?: () => SessionProvenance;
+  },
 ): Workspace {
   const { projects, datasets, documents, settings } = deps.modules;
   const { projectId } = who;
@@ -124,13 +150,20 @@ export function createWorkspace(
     },
 
     documents: {
-      async save(doc) {
+      async save({ provenance, ...doc }) {
         const u = await writer();
+        const sessionId = who.sessionId ?? null;
         const saved = await documents.saveForSession({
           ...doc,
           ownerId: u.id,
           projectId,
-          sessionId: who.sessionId ?? null,
+          sessionId,
+          provenance: documentProvenance(
+            { sessionId, team: who.teamId ?? null, projectId },
+            who.provenance?.() ?? EMPTY_SESSION_PROVENANCE,
+            provenance?.items ?? [],
+            new Date().toISOString(),
+          ),
         });
         const { content: _content, ...summary } = saved;
         return summary;

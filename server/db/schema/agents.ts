@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { FeedbackEntry, PhaseResult, SessionStatus } from '../../../common/agents';
+import type { SessionProvenance } from '../../../common/provenance';
 import { users } from './accounts';
 
 /** What a reset keeps of an earlier run: nothing of a session's history is deleted. */
@@ -61,6 +62,11 @@ export const agentSessions = pgTable(
     /** Earlier runs, kept by reset. */
     history: jsonb('history').$type<ArchivedRun[]>().notNull().default([]),
     finalOutputs: jsonb('final_outputs'),
+    /**
+     * What the session's phases retrieved, computed and read, which phases ran and which model
+     * wrote (common/provenance.ts), written with each phase's result; null before the first.
+     */
+    provenance: jsonb('provenance').$type<SessionProvenance>(),
     error: text('error'),
     paused: boolean('paused').notNull().default(false),
     tokenBudget: integer('token_budget'),

@@ -3,12 +3,14 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { DocumentCategory, DocumentFormat } from '../../../common/documents';
+import type { Provenance } from '../../../common/provenance';
 import { users } from './accounts';
 import { projects } from './projects';
 
@@ -46,6 +48,11 @@ export const documents = pgTable(
     content: text('content').notNull(),
     /** The uploaded file when it is not text (PDF): what a download hands back. */
     fileData: bytea('file_data'),
+    /**
+     * Where the document's contents came from (common/provenance.ts), written when a session
+     * saves it; null for documents uploaded or created by hand, and for those saved before.
+     */
+    provenance: jsonb('provenance').$type<Provenance>(),
     validated: boolean('validated').notNull().default(false),
     reproducible: boolean('reproducible').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),

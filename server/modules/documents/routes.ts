@@ -11,6 +11,7 @@ import {
   updateDocumentRequestSchema,
   uploadDocumentFieldsSchema,
 } from '../../../common/documents';
+import { provenanceReplySchema } from '../../../common/provenance';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
 import { AppError, badRequest } from '../../platform/errors';
@@ -184,6 +185,15 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
         .header('Cache-Control', 'no-store')
         .send(Readable.from(all()));
     },
+  });
+
+  app.get('/api/documents/:id/provenance', {
+    config: user,
+    schema: { params: idParamSchema, response: { 200: provenanceReplySchema } },
+    handler: async (request) => ({
+      success: true as const,
+      provenance: await service.provenance(currentUser(request), request.params.id),
+    }),
   });
 
   app.get('/api/documents/:id/download', {

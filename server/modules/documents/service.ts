@@ -12,6 +12,11 @@ import {
   type documentListQuerySchema,
   type updateDocumentRequestSchema,
 } from '../../../common/documents';
+import {
+  documentOnlyProvenance,
+  provenanceSchema,
+  type Provenance,
+} from '../../../common/provenance';
 import type { Database } from '../../db/connect';
 import type { DocumentOrigin } from '../../db/schema';
 import type { AuthUser } from '../../platform/access';
@@ -80,6 +85,8 @@ export interface SessionDocumentInput {
   content: string;
   validated?: boolean;
   reproducible?: boolean;
+  /** Where its contents came from: the session's provenance and the document's items. */
+  provenance?: Provenance;
 }
 
 /**
@@ -108,6 +115,7 @@ export async function saveSessionDocument(
     content: input.content,
     validated: input.validated ?? false,
     reproducible: input.reproducible ?? false,
+    provenance: input.provenance ? { ...input.provenance, projectId } : null,
   });
   const record = await store.find(id, undefined);
   if (!record) throw new Error('saved document not found');
@@ -228,6 +236,25 @@ export function createDocumentsService(deps: {
       return {
         bytes: record.row.contentBytes,
         chunks: store.contentChunks(id, record.row.updatedAt),
+      };
+    },
+
+    /**
+     * Where a visible document's contents came from (404 like reading it otherwise). A document
+     * no session saved has only its project and date; one saved before provenance was kept has
+     * its session id besides.
+     */
+    async provenance(user: AuthUser, id: string): Promise<Provenance> {
+      const record = await store.findProvenance(id, visibleTo(user));
+      if (!record) throw notFound('Document');
+      const stored = provenanceSchema.safeParse(record.provenance);
+      if (stored.success) return stored.data;
+      return {
+        ...documentOnlyProvenance({
+          projectId: record.projectId,
+          created: record.createdAt.toISOString(),
+        }),
+        sessionId: provenanceSchema.shape.sessionId.safeParse(record.sessionId).data ?? null,
       };
     },
 

@@ -48,9 +48,12 @@ const summaryColumns = {
   createdAt: documents.createdAt,
   updatedAt: documents.updatedAt,
 };
-export type DocumentSummaryRow = Omit<DocumentRow, 'content' | 'fileData'>;
-/** A document with its text; the stored file (a PDF's bytes) is read only for a download. */
-export type DocumentContentRow = Omit<DocumentRow, 'fileData'>;
+export type DocumentSummaryRow = Omit<DocumentRow, 'content' | 'fileData' | 'provenance'>;
+/**
+ * A document with its text; the stored file (a PDF's bytes) is read only for a download, its
+ * provenance only when asked for.
+ */
+export type DocumentContentRow = Omit<DocumentRow, 'fileData' | 'provenance'>;
 const contentColumns = { ...summaryColumns, content: documents.content };
 
 /** A document to show: its text only when it is small enough to go inside a JSON reply. */
@@ -187,6 +190,21 @@ export function createDocumentsStore(db: Database) {
     /** 413 when storing `addBytes` (in place of `freeBytes`) would take the owner over quota. */
     checkQuota(ownerId: string, addBytes: number, freeBytes = 0): Promise<void> {
       return assertStorageQuota(db, ownerId, addBytes, freeBytes);
+    },
+
+    /** A visible document's provenance as stored (null when none was), or undefined. */
+    async findProvenance(id: string, visibleTo: string | undefined) {
+      const [record] = await db
+        .select({
+          projectId: documents.projectId,
+          sessionId: documents.sessionId,
+          createdAt: documents.createdAt,
+          provenance: documents.provenance,
+        })
+        .from(documents)
+        .where(and(eq(documents.id, id), visibleTo ? visibleCondition(visibleTo) : undefined))
+        .limit(1);
+      return record;
     },
 
     /** The stored file of a non-text document (a PDF), or null. */
