@@ -12,7 +12,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Import cycles (type-only imports count) make load order fragile and modules impossible ' +
-        'to read alone. Cut them with a types-only file (server/agents/types.ts, ' +
+        'to read alone. Cut them with a types-only file (server/agents/runtime/types.ts, ' +
         'server/platform/api.ts).',
       from: {},
       to: { circular: true },
@@ -45,13 +45,62 @@ module.exports = {
       name: 'server-team-not-to-other-team',
       severity: 'error',
       comment:
-        'A team folder never imports another team: shared code goes into the shared/ folder, ' +
-        'server/sources/ or server/engines/.',
+        'A team folder never imports another team. What teams share is the kit ' +
+        '(server/agents/kit), a connector or engine (server/sources, server/engines) or a ' +
+        'contract (common/teams/shared.ts); there is no shared team folder on the server.',
       from: { path: '^server/agents/teams/([^/]+)/' },
+      to: { path: '^server/agents/teams/[^/]+/', pathNot: '^server/agents/teams/$1/' },
+    },
+    {
+      name: 'team-runtime-only-through-kit',
+      severity: 'error',
+      comment:
+        'A team reaches the agent runtime only through the kit (server/agents/kit/index.ts), ' +
+        'never server/agents/runtime, server/agents/llm or the runtime entry, so the runtime ' +
+        'can change behind the kit.',
+      from: { path: '^server/agents/teams/' },
       to: {
-        path: '^server/agents/teams/[^/]+/',
-        pathNot: '^server/agents/teams/($1|shared)/',
+        path: '^server/agents/',
+        pathNot: '^server/agents/(teams/|kit/index\\.ts$)',
       },
+    },
+    {
+      name: 'team-not-to-data-layer',
+      severity: 'error',
+      comment:
+        "A team's code reaches the platform's data through ctx.workspace (the owner's rights " +
+        'checked), never the database, a module or the application context; its tests may.',
+      from: { path: '^server/agents/teams/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^server/(db|modules)/|^server/[^/]+\\.ts$|(^|/)node_modules/drizzle-orm/' },
+    },
+    {
+      name: 'engines-sources-not-to-agents',
+      severity: 'error',
+      comment:
+        'Engines and connectors sit below the agents: they declare themselves with ' +
+        'server/platform/services.ts and env-fragments.ts, and teams import them, never the ' +
+        'other way round.',
+      from: { path: '^server/(engines|sources)/' },
+      to: { path: '^server/agents/' },
+    },
+    {
+      name: 'modules-not-to-agents',
+      severity: 'error',
+      comment:
+        'Modules never import the agent runtime or the model layer: what they need of it ' +
+        'comes through AppContext (ctx.agents, ctx.modelStatus; their types in server/platform ' +
+        'or server/agents/runtime/types.ts, reached through server/context.ts).',
+      from: { path: '^server/modules/' },
+      to: { path: '^server/agents/' },
+    },
+    {
+      name: 'db-not-above',
+      severity: 'error',
+      comment:
+        'server/db (connection, schema, migrations) is the bottom of the server: it imports ' +
+        'common/ and itself only, so every layer may import it and it can be read alone.',
+      from: { path: '^server/db/' },
+      to: { path: '^server/', pathNot: '^server/db/' },
     },
     {
       name: 'web-team-not-to-other-team',

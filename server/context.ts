@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AgentRuntime } from './agents/types';
+import type { AgentRuntime } from './agents/runtime/types';
 import type { Api } from './platform/api';
 import type { Config } from './config';
 import type { Database, DatabaseHandle } from './db/connect';

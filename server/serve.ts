@@ -3,7 +3,7 @@ import { closeContext, createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/connect';
 import { bootstrapAdmin } from './modules/users/bootstrap-admin';
-import type { TeamDefinition } from './agents/team';
+import type { TeamDefinition } from './agents';
 
 export interface ServeOptions {
   /** Teams to run besides the product's (the tests' internal team; never in production). */

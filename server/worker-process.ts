@@ -1,6 +1,6 @@
 import { closeContext, createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
-import type { TeamDefinition } from './agents/team';
+import type { TeamDefinition } from './agents';
 
 export interface WorkerOptions {
   /** Teams to run besides the product's (the tests' internal team; never in production). */

@@ -9,7 +9,7 @@ import { loadConfig } from '../server/config';
 import type { Api, AppContext } from '../server/context';
 import { ensureAdmin } from '../server/modules/users/bootstrap-admin';
 import { createTestDatabase } from './db';
-import type { TeamDefinition } from '../server/agents/team';
+import type { TeamDefinition } from '../server/agents';
 
 export const ADMIN = { email: 'admin@test.example', password: 'admin-password-1' };
 

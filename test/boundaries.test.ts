@@ -80,6 +80,41 @@ describe('dependency boundaries', () => {
     expect(teamLines.filter((line) => /shared|prompts/.test(line))).toEqual([]);
   });
 
+  it('reports a team reaching the runtime or the model layer past the kit, not the kit', () => {
+    const lines = found().filter((line) => line.startsWith('team-runtime-only-through-kit:'));
+    expect(lines.sort()).toEqual([
+      'team-runtime-only-through-kit: server/agents/teams/alpha/phases.ts -> server/agents/llm/model.ts',
+      'team-runtime-only-through-kit: server/agents/teams/alpha/phases.ts -> server/agents/runtime/store.ts',
+    ]);
+  });
+
+  it("reports a team's code importing the database, but not its tests", () => {
+    const lines = found().filter((line) => line.startsWith('team-not-to-data-layer:'));
+    expect(lines).toEqual([
+      'team-not-to-data-layer: server/agents/teams/alpha/phases.ts -> server/db/connect.ts',
+    ]);
+  });
+
+  it('reports engines, connectors and modules importing the agents, not platform/', () => {
+    expect(found()).toContain(
+      'engines-sources-not-to-agents: server/engines/calc/service.ts -> server/agents/kit/index.ts',
+    );
+    expect(found()).toContain(
+      'engines-sources-not-to-agents: server/sources/feed.ts -> server/agents/runtime/store.ts',
+    );
+    expect(found()).toContain(
+      'modules-not-to-agents: server/modules/demo/status.ts -> server/agents/llm/model.ts',
+    );
+    expect(found().filter((line) => /-> server\/platform\//.test(line))).not.toContainEqual(
+      expect.stringMatching(/^(engines-sources-not-to-agents|modules-not-to-agents):/),
+    );
+  });
+
+  it('reports the database importing code above it, not its own files', () => {
+    const lines = found().filter((line) => line.startsWith('db-not-above:'));
+    expect(lines).toEqual(['db-not-above: server/db/schema.ts -> server/platform/thing.ts']);
+  });
+
   it('reports server code importing a test helper', () => {
     expect(found()).toContain(
       'server-not-to-tests: server/platform/uses-test.ts -> test/helpers.ts',
@@ -87,7 +122,7 @@ describe('dependency boundaries', () => {
   });
 
   it('reports nothing beyond the deliberate violations', () => {
-    expect(violations).toHaveLength(9);
+    expect(violations).toHaveLength(16);
   });
 
   it('keeps the fixtures out of the real scan', () => {

@@ -63,7 +63,7 @@ function templateKey(): string {
  */
 async function prepareJobQueue(handle: DatabaseHandle): Promise<void> {
   try {
-    const { createPhaseQueue } = await import('../server/agents/queue');
+    const { createPhaseQueue } = await import('../server/agents/runtime/queue');
     const queue = await createPhaseQueue({
       database: handle,
       log: pino({ level: 'silent' }) as FastifyBaseLogger,

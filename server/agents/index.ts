@@ -1,22 +1,22 @@
 import type { AppContext } from '../context';
-import type { AgentRuntime } from './types';
+import type { AgentRuntime } from './runtime/types';
 import { issueDownloadToken } from '../platform/access';
 import { createEventBus } from '../platform/events';
-import { CHANNELS, type RuntimeCore } from './runtime-core';
+import { CHANNELS, type RuntimeCore } from './runtime/runtime-core';
 import { createServiceHost } from '../platform/services';
 import { createWorkspace } from './kit/workspace';
 import { createModelLayer } from './llm/model-layer';
-import { createPhaseQueue } from './queue';
-import { createTeamRegistry } from './registry';
-import type { TeamDefinition } from './team';
-import { registerAgentRoutes } from './routes';
-import { createRunner, type Runner } from './runner';
-import { createSessionService } from './service';
-import { createSessionStore } from './store';
+import { createPhaseQueue } from './runtime/queue';
+import { createTeamRegistry } from './runtime/registry';
+import type { TeamDefinition } from './runtime/team';
+import { registerAgentRoutes } from './runtime/routes';
+import { createRunner, type Runner } from './runtime/runner';
+import { createSessionService } from './runtime/service';
+import { createSessionStore } from './runtime/store';
 import { productTeams } from './teams';
-import { createWsHub, type WsHub } from './ws';
+import { createWsHub, type WsHub } from './runtime/ws';
 
-export type { TeamDefinition } from './team';
+export type { TeamDefinition } from './runtime/team';
 
 /** Extra time pg-boss gives a phase job beyond the phase timeout before it expires the job. */
 const JOB_EXPIRY_MARGIN_SECONDS = 120;

@@ -4,7 +4,8 @@ import type { ErrorReply } from '../../common/api';
 
 /**
  * Domain errors. Services throw these without knowing about HTTP; the error handler below maps
- * the kind to a status and writes the one envelope of ARCHITECTURE §4.
+ * the kind to a status and writes the one envelope `{ success: false, error, message }`
+ * (docs/architecture.md §4).
  */
 export type ErrorKind =
   | 'bad_request'

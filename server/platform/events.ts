@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/connect';
 
 /**
- * Publish/subscribe between the parts of the server, and between processes (ARCHITECTURE §3).
+ * Publish/subscribe between the parts of the server, and between processes (docs/architecture.md
+ * §3).
  *
  * - Embedded (PGlite): one process owns the database, so an in-process emitter is the bus.
  * - PostgreSQL: LISTEN/NOTIFY. Every process listens on a dedicated connection and receives its

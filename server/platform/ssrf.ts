@@ -3,7 +3,7 @@ import type { LookupAddress, LookupAllOptions, LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The address rules of the SSRF guard (ARCHITECTURE §8), shared by the outbound HTTP client
+ * The address rules of the SSRF guard, shared by the outbound HTTP client
  * (`http.ts`) and the model layer's user base URLs (`agents/llm/base-url-guard.ts`).
  *
  * Only public unicast addresses pass. Refused: loopback, private (RFC 1918, unique-local),

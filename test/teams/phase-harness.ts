@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import type { FeedbackEntry } from '../../common/agents';
 import { createServiceHost, type ServiceHost } from '../../server/platform/services';
 import { createWorkspace } from '../../server/agents/kit/workspace';
-import type { PhaseLog, PhaseRuntimeContext, TeamDefinition } from '../../server/agents/team';
+import type {
+  PhaseLog,
+  PhaseRuntimeContext,
+  TeamDefinition,
+} from '../../server/agents/runtime/team';
 import { createTestApp, createUser, type TestApp } from '../app';
 
 /**

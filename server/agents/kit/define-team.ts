@@ -11,9 +11,10 @@ import type {
   TeamAvailability,
   TeamDefinition,
   TeamRouteDeps,
-} from '../team';
+} from '../runtime/team';
 import type { Api } from '../../platform/api';
 import type { ServicesOf, ServiceSpecs } from '../../platform/services';
+import { parseStored } from './stored-data';
 import { createCitationGate, type CitationGate } from './citations';
 import { createProvenanceRecorder, type PhaseProvenance } from './provenance';
 import type { Workspace } from './workspace';
@@ -143,21 +144,6 @@ export interface TeamBuilder<
   readonly id: string;
   phase<K extends keyof R & string>(key: K, spec: PhaseSpec<I, C, R, S, K>): TeamPhase<K>;
   build(spec: BuildSpec<R, S>): TeamDefinition;
-}
-
-/** Thrown when data read back from the database no longer matches the team's schemas. */
-export class StoredDataError extends Error {}
-
-function parseStored<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new StoredDataError(
-      `The session's stored ${what} no longer matches the team's schema (` +
-        z.prettifyError(parsed.error).replace(/\s+/g, ' ').slice(0, 300) +
-        '); start a new session',
-    );
-  }
-  return parsed.data;
 }
 
 const emptyConfiguration = z.object({});

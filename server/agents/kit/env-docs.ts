@@ -1,4 +1,4 @@
-import type { TeamDefinition } from '../team';
+import type { TeamDefinition } from '../runtime/team';
 import { describeEnvFragment, type EnvVariableDoc } from '../../platform/env-fragments';
 
 /** Where README.md keeps the generated table of the teams' and sources' variables. */

@@ -1,10 +1,11 @@
 /**
- * The team kit: everything a team folder imports from the runtime (docs/architecture.md,
- * "Adding a team"). Teams import from here, never from the runtime's other files.
+ * The team kit: everything a team folder imports from the agent runtime (docs/architecture.md,
+ * "Adding a team"). Teams import from here, never from server/agents/runtime or
+ * server/agents/llm (the import rules check it); the service declarations and config fragments
+ * it re-exports live in server/platform, where server/sources and server/engines import them.
  */
 export {
   defineTeam,
-  StoredDataError,
   type PhaseContext,
   type PhaseSpec,
   type ResultsOf,
@@ -12,6 +13,7 @@ export {
   type TeamPhase,
   type TeamRouteKit,
 } from './define-team';
+export { sessionResults, StoredDataError } from './stored-data';
 export {
   defineService,
   type ServiceDeps,
@@ -43,6 +45,6 @@ export type {
   SessionInfo,
   TeamAvailability,
   TeamDefinition,
-} from '../team';
-export type { SessionActor, SessionService } from '../types';
+} from '../runtime/team';
+export type { SessionActor, SessionService } from '../runtime/types';
 export type { Api } from '../../platform/api';

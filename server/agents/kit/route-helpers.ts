@@ -3,7 +3,7 @@ import type { AgentSession } from '../../../common/agents';
 import type { TeamStartReply } from '../../../common/teams/shared';
 import { currentUser } from '../../platform/access';
 import { notFound } from '../../platform/errors';
-import type { SessionActor, SessionService } from '../types';
+import type { SessionActor, SessionService } from '../runtime/types';
 
 /** The signed-in caller of a team route, as the session service's actor. */
 export function teamActor(request: FastifyRequest): SessionActor {

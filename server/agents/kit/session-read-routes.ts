@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentSession } from '../../../common/agents';
 import type { Api } from '../../platform/api';
-import type { SessionService } from '../types';
+import type { SessionService } from '../runtime/types';
 import { allLogLines, teamActor, teamSession } from './route-helpers';
 
 const idParams = z.object({ id: z.string() });

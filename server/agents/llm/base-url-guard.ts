@@ -15,7 +15,7 @@ import { BaseUrlRefusedError } from './errors';
 export { findForbiddenAddress, ForbiddenAddressError, forbiddenRange } from '../../platform/ssrf';
 
 /**
- * The SSRF guard for base URLs a user types into Settings (ARCHITECTURE §8): only public
+ * The SSRF guard for base URLs a user types into Settings: only public
  * http(s) addresses. Loopback, private, link-local (cloud metadata at 169.254.169.254),
  * unique-local, carrier-grade NAT, multicast and reserved ranges are refused, for literal
  * addresses and for every address a host name resolves to, checked again at connect time so

@@ -1,5 +1,5 @@
 /**
- * The language-model layer (ARCHITECTURE §7): every model call goes through here.
+ * The language-model layer: every model call goes through here.
  * See README.md in this folder for the API, configuration and the model mapping.
  */
 export {

@@ -6,8 +6,8 @@ import type { LlmProvider, UserLlmSettings } from '../../platform/llm-settings';
  * Which model a call goes to: the provider, model id, key and base URL, from the user's own
  * settings when they are usable, else from the server configuration.
  *
- * The spec's model choices (platform.md §3: gpt-4, gpt-3.5-turbo, claude-3, custom) name
- * retired models, so each is read as a tier and mapped to a current model id of the provider
+ * The model choices of Settings > AI (gpt-4, gpt-3.5-turbo, claude-3, custom) name retired
+ * models, so each is read as a tier and mapped to a current model id of the provider
  * that will run it:
  *
  * | choice        | openai         | anthropic          | openai-compatible          |

@@ -2,7 +2,8 @@ import { backoffDelayMs as backoff, retryAfterMs } from '../../../common/retry';
 import { abortableSleep } from '../../platform/http';
 
 /**
- * Backoff for transient model failures (agent-teams.md §9): up to 5 retries, 1 s doubled per
+ * Backoff for transient model failures (docs/product-rules.md, "Waiting and retrying"): up to
+ * 5 retries, 1 s doubled per
  * attempt, capped at 30 s, with 10% jitter when the provider gave no Retry-After; a
  * Retry-After (seconds or an HTTP date, or OpenAI's retry-after-ms) is honoured as given.
  */

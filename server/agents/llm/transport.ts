@@ -14,7 +14,7 @@ import { backoffDelayMs, type RetryPolicy } from './retry';
 
 /**
  * The transport: one request to the model with the user's settings, its concurrency slot, its
- * timeout and the retries of agent-teams.md §9.
+ * timeout and its retries (retry.ts: up to 5, honouring Retry-After).
  */
 
 const AGENT_HEADER = 'x-econagents-agent';

@@ -1,4 +1,4 @@
-import type { TeamDefinition } from '../team';
+import type { TeamDefinition } from '../kit';
 import { ideationTeam } from './ideation/team';
 import { codeTeam } from './code/team';
 import { dataTeam } from './data/team';

@@ -29,7 +29,7 @@ export interface ArchivedRun {
 }
 
 /**
- * Agent team sessions (ARCHITECTURE §6). The row is the truth about a session: the runtime
+ * Agent team sessions (docs/architecture.md §3). The row is the truth about a session: the runtime
  * writes it after every step and publishes events only after the write.
  *
  * `step` counts every transition; a phase job carries the step it was queued for, so a stale or

@@ -11,7 +11,7 @@ import { users } from './accounts';
 /** How a catalog entry came to be; the Data team records uploads and API fetches. */
 export type DatasetOriginKind = 'manual' | 'upload' | 'api';
 
-/** platform.md §3 Dataset: the catalog. dateAdded = created_at, lastUpdated = updated_at. */
+/** A catalog dataset (common/datasets.ts). dateAdded = created_at, lastUpdated = updated_at. */
 export const datasets = pgTable(
   'datasets',
   {

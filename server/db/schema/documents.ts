@@ -23,7 +23,7 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
 });
 
 /**
- * platform.md §3 Document. Content lives in the row (documents are small files), so every
+ * A document (common/documents.ts). Content lives in the row (documents are small files), so every
  * process of a scale-out deployment sees it without shared disk.
  */
 export const documents = pgTable(

@@ -20,7 +20,10 @@ import type {
 import { users } from './accounts';
 import { datasets } from './datasets';
 
-/** platform.md §3 Project. List-valued fields are JSON; dataset links are a join table. */
+/**
+ * A research project (common/projects.ts). List-valued fields are JSON; dataset links are a
+ * join table.
+ */
 export const projects = pgTable(
   'projects',
   {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { healthSchema, versionInfoSchema } from '../../../common/api';
 import type { Api, AppContext } from '../../context';
-import { serverLlmAvailability } from '../../agents/llm/server-config';
 import { listRuntimes } from '../../engines/sandbox/sandbox';
 import { checkHealth, teamStatusList } from './service';
 
@@ -71,7 +70,7 @@ export function systemRoutes(app: Api, ctx: AppContext) {
       success: true as const,
       data: {
         teams: teamStatusList(ctx.agents.teams()),
-        llm: serverLlmAvailability(ctx.config),
+        llm: ctx.modelStatus.serverAvailability(),
         codeExecution: listRuntimes(ctx.config.env.CODE_SANDBOX_BWRAP || undefined),
       },
     }),

@@ -1,17 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { FeedbackEntry, PhaseResult } from '../../common/agents';
-import type { WorkflowStage } from '../../common/projects';
-import type { Api } from '../platform/api';
-import type { ServiceHost, ServiceSpecs } from '../platform/services';
-import type { ProvenanceRecorder } from './kit/provenance';
-import type { Workspace } from './kit/workspace';
-import type { ModelHandle } from './llm/model-layer';
+import type { FeedbackEntry, PhaseResult } from '../../../common/agents';
+import type { WorkflowStage } from '../../../common/projects';
+import type { Api } from '../../platform/api';
+import type { ServiceHost, ServiceSpecs } from '../../platform/services';
+import type { ProvenanceRecorder } from '../kit/provenance';
+import type { Workspace } from '../kit/workspace';
+import type { ModelHandle } from '../llm/model-layer';
 import type { SessionService } from './types';
 
 /**
- * What a team is to the runtime (ARCHITECTURE §6): an ordered list of phases, each an async
- * function returning a JSON result its zod schema validates, some ending at a human checkpoint.
+ * What a team is to the runtime (docs/architecture.md §10): an ordered list of phases, each an
+ * async function returning a JSON result its zod schema validates, some ending at a human
+ * checkpoint.
  * These are the untyped shapes the runtime stores and runs; teams never write them by hand:
  * they use the typed builder in server/agents/kit (defineTeam), which produces them.
  */

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WsServerMessage } from '../../common/agents';
-import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../test/app';
-import { sessionClient, waitingAt } from '../../test/teams/helpers';
-import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
-import { connectWs, type TestSocket } from '../../test/teams/ws-client';
-import { users } from '../db/schema';
-import { TOO_DEEP_MESSAGE } from '../platform/json-depth';
+import type { WsServerMessage } from '../../../common/agents';
+import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
+import { sessionClient, waitingAt } from '../../../test/teams/helpers';
+import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
+import { connectWs, type TestSocket } from '../../../test/teams/ws-client';
+import { users } from '../../db/schema';
+import { TOO_DEEP_MESSAGE } from '../../platform/json-depth';
 import { WS_ACCESS_ENDED } from './ws';
 
 /**

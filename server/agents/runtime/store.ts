@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { LogEntry, SessionStatus } from '../../common/agents';
-import type { Database } from '../db/connect';
-import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../db/schema/agents';
+import type { LogEntry, SessionStatus } from '../../../common/agents';
+import type { Database } from '../../db/connect';
+import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../../db/schema/agents';
 import type { SessionFilter } from './types';
 
 /** Longest log line kept (characters); longer ones are cut with an ellipsis. */

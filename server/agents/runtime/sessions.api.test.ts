@@ -7,12 +7,12 @@ import type {
   Execution,
   LogsReply,
   MetricsReply,
-} from '../../common/agents';
-import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../test/app';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../../test/llm-server';
-import { hasStatus, sessionClient, waitingAt } from '../../test/teams/helpers';
-import { notifications } from '../db/schema';
-import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
+} from '../../../common/agents';
+import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
+import { hasStatus, sessionClient, waitingAt } from '../../../test/teams/helpers';
+import { notifications } from '../../db/schema';
+import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
 
 /**
  * The runtime through its HTTP API, on the internal test team: start, status, logs, feedback,

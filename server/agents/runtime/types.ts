@@ -4,10 +4,10 @@ import type {
   LogEntry,
   SessionStatus,
   TeamInfo,
-} from '../../common/agents';
-import type { UserRole } from '../../common/constants';
-import type { Api } from '../platform/api';
-import type { ModelLayer } from './llm/model-types';
+} from '../../../common/agents';
+import type { UserRole } from '../../../common/constants';
+import type { Api } from '../../platform/api';
+import type { ModelLayer } from '../llm/model-types';
 
 /**
  * The agent runtime's public types, in a file that imports no implementation: the rest of the

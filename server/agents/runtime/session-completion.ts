@@ -1,5 +1,5 @@
-import type { PhaseResult } from '../../common/agents';
-import type { AgentSessionRow } from '../db/schema/agents';
+import type { PhaseResult } from '../../../common/agents';
+import type { AgentSessionRow } from '../../db/schema/agents';
 import type { RuntimeCore } from './runtime-core';
 import { notifyOwner, publishUpdate, writeLog } from './session-events';
 import { sessionLink, teamName } from './session-view';

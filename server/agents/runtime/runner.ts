@@ -1,17 +1,19 @@
 import os from 'node:os';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { PhaseResult } from '../../common/agents';
-import type { AgentSessionRow } from '../db/schema/agents';
-import { AppError } from '../platform/errors';
+import type { PhaseResult } from '../../../common/agents';
+import type { AgentSessionRow } from '../../db/schema/agents';
+import { AppError } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
 import { enqueuePhase, notifyOwner, publishUpdate, writeLog } from './session-events';
 import { machineState, sessionLink, teamName } from './session-view';
-import { isModelError } from './llm/errors';
-import type { ModelHandle } from './llm/model-layer';
+import { isModelError } from '../llm/errors';
+import type { ModelHandle } from '../llm/model-layer';
+import type { CallUsage } from '../llm/model-types';
 import type { PhaseJob } from './queue';
-import { createWorkspace } from './kit/workspace';
+import { createProvenanceRecorder, type ProvenanceRecorder } from '../kit/provenance';
+import { createWorkspace } from '../kit/workspace';
 import { transition } from './state-machine';
 import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
 
@@ -93,13 +95,15 @@ export function createRunner(core: RuntimeCore): Runner {
 
   /**
    * The phase's model handle with the token budget applied: no call starts once the budget is
-   * used up, and the call that goes over it stops the phase. Counts the calls made.
+   * used up, and the call that goes over it stops the phase. Counts the calls made, and tells
+   * the session's provenance which model answered (the provider and model of the call's record).
    */
   function budgeted(
     handle: ModelHandle,
     row: AgentSessionRow,
     controller: AbortController,
     usage: { used: number; calls: number },
+    provenance: ProvenanceRecorder,
   ): ModelHandle {
     const budget = row.tokenBudget;
     const stop = () => {
@@ -111,7 +115,8 @@ export function createRunner(core: RuntimeCore): Runner {
       usage.calls++;
       if (budget !== null && usage.used >= budget) throw stop();
     };
-    const after = (tokens: number) => {
+    const after = ({ totalTokens: tokens, provider, model }: CallUsage) => {
+      provenance.modelUsed(provider, model);
       usage.used += tokens;
       if (budget !== null && usage.used > budget) throw stop();
     };
@@ -119,13 +124,13 @@ export function createRunner(core: RuntimeCore): Runner {
       async generateText(input) {
         before();
         const result = await handle.generateText(input);
-        after(result.usage.totalTokens);
+        after(result.usage);
         return result;
       },
       async generateObject(schema, input) {
         before();
         const result = await handle.generateObject(schema, input);
-        after(result.usage.totalTokens);
+        after(result.usage);
         return result;
       },
     };
@@ -266,6 +271,11 @@ export function createRunner(core: RuntimeCore): Runner {
       const resultList = row.results.filter((r) => r.phase < row.phase);
       const results: Record<string, unknown> = {};
       for (const r of resultList) results[r.key] = r.result;
+      // What this phase retrieves, computes and reads, on top of the session's earlier phases.
+      const provenance = createProvenanceRecorder(row.provenance, {
+        key: phase.key,
+        startedAt: new Date().toISOString(),
+      });
       const ctx: PhaseRuntimeContext = {
         session: {
           id: row.id,
@@ -289,12 +299,16 @@ export function createRunner(core: RuntimeCore): Runner {
           row,
           controller,
           usage,
+          provenance,
         ),
         workspace: createWorkspace(core.app, {
           userId: row.ownerId,
           projectId: row.projectId,
           sessionId: row.id,
+          teamId: row.teamId,
+          provenance: () => provenance.running(),
         }),
+        provenance,
         services: core.services,
         results,
         resultList,
@@ -351,6 +365,8 @@ export function createRunner(core: RuntimeCore): Runner {
           checkpoint: next.state.checkpoint,
           checkpointData: waiting ? (phase.checkpoint?.data?.(result) ?? result) : null,
           results: allResults,
+          // The session's provenance goes with the phase's result, in the same write.
+          provenance: provenance.completed(entry.completedAt),
           leaseOwner: null,
           leaseUntil: null,
           attempts: 0,

@@ -9,12 +9,12 @@ import {
   wsClientMessageSchema,
   type SessionUpdate,
   type WsServerMessage,
-} from '../../common/agents';
-import type { Api } from '../context';
-import { users } from '../db/schema';
-import { AppError } from '../platform/errors';
-import { currentUser, loadActiveUser } from '../platform/access';
-import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../platform/json-depth';
+} from '../../../common/agents';
+import type { Api } from '../../context';
+import { users } from '../../db/schema';
+import { AppError } from '../../platform/errors';
+import { currentUser, loadActiveUser } from '../../platform/access';
+import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../../platform/json-depth';
 import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 import { hydrateUpdate } from './session-events';
 import type { SessionActor, SessionService } from './service';

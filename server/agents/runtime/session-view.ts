@@ -1,5 +1,5 @@
-import type { AgentSession } from '../../common/agents';
-import type { AgentSessionRow } from '../db/schema/agents';
+import type { AgentSession } from '../../../common/agents';
+import type { AgentSessionRow } from '../../db/schema/agents';
 import type { RuntimeCore } from './runtime-core';
 import type { MachineState } from './state-machine';
 

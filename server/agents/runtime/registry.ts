@@ -4,10 +4,10 @@ import {
   type AgentInfo,
   type TeamInfo,
   type TeamPhaseInfo,
-} from '../../common/agents';
+} from '../../../common/agents';
 import type { PlanShape } from './state-machine';
 import type { AgentDefinition, PhaseDefinition, TeamAvailability, TeamDefinition } from './team';
-import type { ServiceHost } from '../platform/services';
+import type { ServiceHost } from '../../platform/services';
 
 /** The teams this server runs, their agents, and each session plan's shape. */
 export interface TeamRegistry {

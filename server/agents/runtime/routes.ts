@@ -19,10 +19,10 @@ import {
   type AgentSession,
   type Execution,
   type MetricsGroup,
-} from '../../common/agents';
-import type { Api } from '../context';
-import { currentUser } from '../platform/access';
-import { notFound } from '../platform/errors';
+} from '../../../common/agents';
+import type { Api } from '../../context';
+import { currentUser } from '../../platform/access';
+import { notFound } from '../../platform/errors';
 import type { RuntimeCore } from './runtime-core';
 import type { SessionService } from './service';
 import type { MetricsCountRow, MetricsDurationRow } from './store';

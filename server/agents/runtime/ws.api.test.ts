@@ -8,12 +8,12 @@ import type {
   LogsReply,
   WsServerMessage,
   WsSessionUpdateMessage,
-} from '../../common/agents';
-import { createTestApp, createUser, type TestApp } from '../../test/app';
-import { sessionClient, waitingAt } from '../../test/teams/helpers';
-import { connectWs, wsUrl, type TestSocket } from '../../test/teams/ws-client';
-import { users } from '../db/schema';
-import { runtimeTestTeam } from '../../test/teams/runtime-test-team';
+} from '../../../common/agents';
+import { createTestApp, createUser, type TestApp } from '../../../test/app';
+import { sessionClient, waitingAt } from '../../../test/teams/helpers';
+import { connectWs, wsUrl, type TestSocket } from '../../../test/teams/ws-client';
+import { users } from '../../db/schema';
+import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
 
 /**
  * The real-time channel with real clients (the `ws` package) against a listening server:
@@ -110,7 +110,7 @@ describe('/ws authentication', () => {
   });
 
   it('the token in the URL never reaches the request log', async () => {
-    const { scrubUrl } = await import('../platform/logging');
+    const { scrubUrl } = await import('../../platform/logging');
     expect(scrubUrl('/ws?token=eyJhbGciOi.secret.sig')).toBe('/ws?token=%5Bredacted%5D');
   });
 });

@@ -1,7 +1,8 @@
-import type { SessionStatus } from '../../common/agents';
+import type { SessionStatus } from '../../../common/agents';
 
 /**
- * The session state machine of agent-teams.md §4, as pure functions: the server applies every
+ * The session state machine (idle -> processing -> waiting at a checkpoint -> processing ...
+ * -> completed, or error), as pure functions: the server applies every
  * change through `transition`, so an illegal move (feedback while processing, anything after
  * completion) is refused in one place.
  *

@@ -1,7 +1,7 @@
-import type { LogEntry, SessionUpdate } from '../../common/agents';
-import type { AgentSessionRow } from '../db/schema/agents';
-import { MAX_EVENT_PAYLOAD_BYTES } from '../platform/events';
-import type { NewNotification } from '../platform/notify';
+import type { LogEntry, SessionUpdate } from '../../../common/agents';
+import type { AgentSessionRow } from '../../db/schema/agents';
+import { MAX_EVENT_PAYLOAD_BYTES } from '../../platform/events';
+import type { NewNotification } from '../../platform/notify';
 import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 
 /**

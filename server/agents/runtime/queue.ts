@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../db/connect';
+import type { DatabaseHandle } from '../../db/connect';
 
 /**
  * The phase job queue: pg-boss 10 on PostgreSQL, or on PGlite through a small adapter (embedded

@@ -1,8 +1,8 @@
-import type { SessionUpdate } from '../../common/agents';
-import type { AppContext } from '../context';
-import type { EventBus } from '../platform/events';
-import type { ServiceHost } from '../platform/services';
-import type { ModelLayer } from './llm/model-types';
+import type { SessionUpdate } from '../../../common/agents';
+import type { AppContext } from '../../context';
+import type { EventBus } from '../../platform/events';
+import type { ServiceHost } from '../../platform/services';
+import type { ModelLayer } from '../llm/model-types';
 import type { PhaseQueue } from './queue';
 import type { TeamRegistry } from './registry';
 import type { SessionStore } from './store';

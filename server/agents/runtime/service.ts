@@ -5,14 +5,14 @@ import {
   type AgentSession,
   type FeedbackEntry,
   type SessionStatus,
-} from '../../common/agents';
-import type { AgentSessionRow, ArchivedRun } from '../db/schema/agents';
-import { AppError, conflict, forbidden, notFound } from '../platform/errors';
+} from '../../../common/agents';
+import type { AgentSessionRow, ArchivedRun } from '../../db/schema/agents';
+import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
 import { enqueuePhase, publishUpdate, writeLog } from './session-events';
 import { describeSession, machineState } from './session-view';
-import { ModelNotConfiguredError } from './llm/errors';
+import { ModelNotConfiguredError } from '../llm/errors';
 import { TransitionError, transition, type MachineEvent } from './state-machine';
 import type { SessionPatch } from './store';
 import type { TeamDefinition } from './team';
@@ -307,6 +307,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
         results: [],
         feedback: [],
         finalOutputs: null,
+        provenance: null,
         error: null,
         startedAt: null,
         completedAt: null,
