@@ -13,3 +13,4 @@ export * from './schema/documents';
 export * from './schema/notifications';
 export * from './schema/agents';
 export * from './schema/platform';
+export * from './schema/workflows';
