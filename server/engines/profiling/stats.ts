@@ -297,6 +297,8 @@ interface NumericParts {
   lo: number;
   hi: number;
   total: number;
+  /** The mean when worked out more closely than total / count (see valueTableFacts). */
+  mean?: number;
   /** Sums of centred powers (for pandas' variance, skew and kurtosis). */
   m2: number;
   m3: number;
@@ -317,7 +319,7 @@ interface NumericParts {
 
 async function numericStats(p: NumericParts): Promise<NumericStats> {
   const { count, lo, hi, total } = p;
-  const mean = total / count;
+  const mean = p.mean ?? total / count;
   // Exact quantiles (linear interpolation between order statistics, pandas' default).
   const q = quantilePositions(count).positions.map((h) => {
     const low = p.orderStatistic(Math.floor(h));
@@ -431,18 +433,21 @@ const NO_TOTALS: Totals = {
 };
 
 /**
- * A chunk's totals added to `before`; the top values and the total of n * x go to `top` and
- * `sum` (a plain sum within the chunk, compensated across chunks, as kahan_sum did in SQL).
+ * A chunk's totals added to `before`; the top values and the totals of n * x and of
+ * n * (x - shift) go to `top`, `sum` and `shifted` (plain sums within the chunk, compensated
+ * across chunks, as kahan_sum did in SQL).
  */
 function addChunkTotals(
   before: Totals,
   values: Float64Array,
   counts: Float64Array,
   top: TopValues,
-  sum: CompensatedSum,
+  sums: { sum: CompensatedSum; shifted: CompensatedSum; shift: number },
 ): Totals {
   let { count, unique, lo, hi, zeros, negatives } = before;
+  const shift = sums.shift;
   let total = 0;
+  let shiftedTotal = 0;
   for (let i = 0; i < values.length; i++) {
     const x = values[i]!;
     const n = counts[i]!;
@@ -451,28 +456,38 @@ function addChunkTotals(
     if (x < lo || x !== x) lo = x; // a NaN stays, for the caller's check
     if (x > hi) hi = x;
     total += n * x;
+    shiftedTotal += n * (x - shift);
     if (x === 0) zeros += n;
     else if (x < 0) negatives += n;
     if (n > top.worstCount || (n === top.worstCount && x < top.worstValue)) top.offer(x, n);
   }
-  sum.add(total);
+  sums.sum.add(total);
+  sums.shifted.add(shiftedTotal);
   return { count, unique, lo, hi, zeros, negatives };
 }
 
-/** Sums of n (x - mean)^2, ^3 and ^4 over a slice, and its histogram counts. */
+/**
+ * Sums of n (x - mean)^2, ^3 and ^4 over a slice, and its histogram counts. The deviations are
+ * taken as (x - shift) - (mean - shift), with `shiftedMean` = mean - shift worked out from the
+ * shifted values: x - shift is exact when x lies within a factor of two of `shift` (a value of
+ * the column), so a column whose mean is large against its spread (1e9 give or take 1e-3) keeps
+ * the digits its deviations are made of, which x - mean, with the mean rounded to the large
+ * value's last place, loses.
+ */
 function sliceMoments(
   values: Float64Array,
   counts: Float64Array,
-  mean: number,
+  centre: { shift: number; shiftedMean: number },
   binOf: ((x: number) => number) | null,
   histogram: Float64Array | null,
 ): [number, number, number] {
+  const { shift, shiftedMean } = centre;
   let m2 = 0;
   let m3 = 0;
   let m4 = 0;
   for (let i = 0; i < values.length; i++) {
     const n = counts[i]!;
-    const d = values[i]! - mean;
+    const d = values[i]! - shift - shiftedMean;
     const d2 = d * d;
     m2 += n * d2;
     m3 += n * d2 * d;
@@ -503,20 +518,29 @@ function sliceOutliers(
 async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
   // Totals, zeros, negatives, the top values.
   const top = new TopValues();
-  const sum = new CompensatedSum();
+  // The shift is the table's first value (see sliceMoments).
+  let sums: { sum: CompensatedSum; shifted: CompensatedSum; shift: number } | null = null;
   let totals = NO_TOTALS;
   let distinct = 0;
   await table.forEachSlice((values, counts) => {
-    totals = addChunkTotals(totals, values, counts, top, sum);
+    if (values.length === 0) return;
+    sums ??= { sum: new CompensatedSum(), shifted: new CompensatedSum(), shift: values[0]! };
+    totals = addChunkTotals(totals, values, counts, top, sums);
     distinct += values.length;
   });
   const { count, unique, lo, hi, zeros, negatives } = totals;
   const finite = Number.isFinite(lo) && Number.isFinite(hi);
   const base = { count, distinct, unique, top: top.values };
   // NaN and infinities (which a DOUBLE column can hold) leave no meaningful moments.
-  if (count === 0 || !finite) return { ...base, stats: null };
+  if (count === 0 || !finite || !sums) return { ...base, stats: null };
+  const { sum, shifted, shift } = sums as {
+    sum: CompensatedSum;
+    shifted: CompensatedSum;
+    shift: number;
+  };
   const total = sum.value;
-  const mean = total / count;
+  const shiftedMean = shifted.value / count;
+  const mean = shift + shiftedMean;
   // numpy's histogram, the sums of centred powers and the first split of the order statistics.
   const binning =
     hi > lo ? { lo, hi, bins: Math.max(1, Math.min(MAX_HISTOGRAM_BINS, distinct)) } : null;
@@ -525,7 +549,9 @@ async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
   const order = hi > lo ? new OrderStatistics(lo, hi, distinct) : null;
   const moments = [0, 0, 0];
   await table.forEachSlice((values, counts) => {
-    sliceMoments(values, counts, mean, binOf, histogram).forEach((m, i) => (moments[i]! += m));
+    sliceMoments(values, counts, { shift, shiftedMean }, binOf, histogram).forEach(
+      (m, i) => (moments[i]! += m),
+    );
     order?.countFirst(values, counts);
   });
   const [m2, m3, m4] = moments as [number, number, number];
@@ -536,6 +562,7 @@ async function valueTableFacts(table: ValueTable): Promise<NumericFacts> {
     lo,
     hi,
     total,
+    mean,
     m2,
     m3,
     m4,
