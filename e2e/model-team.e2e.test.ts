@@ -124,7 +124,8 @@ describe('Model Team screen', () => {
     const thetaRow = params
       .getByRole('row')
       .filter({ has: page.getByText('theta', { exact: true }) });
-    expect(await thetaRow.textContent()).toContain('0.66667');
+    // The library's NK takes theta = 3/4 from Galí (2015).
+    expect(await thetaRow.textContent()).toContain('0.75');
     // charts draw after they measure their box: wait for them rather than count at once
     await page.locator('figure svg').nth(2).waitFor();
     await page.getByRole('figure', { name: /Response to a monetary policy innovation/ }).waitFor();
@@ -133,13 +134,13 @@ describe('Model Team screen', () => {
     // Feedback that sets a parameter: the calibration is computed again
     await page
       .getByLabel('Your feedback')
-      .fill('Please use theta = 0.75 (prices last four quarters).');
+      .fill('Please use theta = 0.8 (prices last five quarters).');
     await page.getByRole('button', { name: 'Submit Feedback' }).click();
     await page.getByText('your value').waitFor({ timeout: 90_000 });
     await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
-    expect(await thetaRow.textContent()).toContain('0.75');
+    expect(await thetaRow.textContent()).toContain('0.8');
     await page.getByRole('tab', { name: 'Logs' }).click();
-    await page.getByText('Feedback sets theta = 0.75').waitFor();
+    await page.getByText('Feedback sets theta = 0.8').waitFor();
     await page.getByRole('tab', { name: 'Calibration' }).click();
     await page.getByRole('button', { name: 'Approve & Continue' }).click();
 
