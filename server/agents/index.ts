@@ -15,6 +15,7 @@ import { createSessionService } from './runtime/service';
 import { createSessionStore } from './runtime/store';
 import { productTeams } from './teams';
 import { createWsHub, type WsHub } from './runtime/ws';
+import { createWorkflows } from './workflows';
 
 export type { TeamDefinition } from './runtime/team';
 
@@ -78,6 +79,11 @@ export async function createAgentRuntime(
     },
   };
   const sessions = createSessionService(core);
+  // Every process follows workflows (the version check lets one of them move each on).
+  const workflows = createWorkflows(core, sessions, {
+    reconcileEveryMs: Math.max(1000, Math.floor(leaseMs / 2)),
+    missingSessionGraceMs: Math.max(10_000, leaseMs),
+  });
 
   let runner: Runner | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -106,6 +112,10 @@ export async function createAgentRuntime(
     sweepTimer.unref();
   }
   await bus.ready();
+  // Workflows whose step's session moved on while no process was listening catch up now.
+  await workflows.engine.reconcile().catch((err: unknown) => {
+    ctx.log.warn({ err: (err as Error).message }, 'workflow reconciliation failed');
+  });
 
   let hub: WsHub | undefined;
   let stopped = false;
@@ -131,6 +141,7 @@ export async function createAgentRuntime(
       await hub.register(app);
       await bus.ready();
       registerAgentRoutes(app, core, sessions);
+      workflows.registerRoutes(app);
       for (const team of registry.teams()) {
         const teamRoutes = team.routes;
         if (!teamRoutes) continue;
@@ -162,6 +173,7 @@ export async function createAgentRuntime(
       if (stopped) return;
       stopped = true;
       if (sweepTimer) clearInterval(sweepTimer);
+      await workflows.engine.stop();
       await queue.stopWorkers();
       await runner?.stop();
       await hub?.close();

@@ -11,6 +11,7 @@ import type {
   TeamAvailability,
   TeamDefinition,
   TeamRouteDeps,
+  TeamWorkflowAdapter,
 } from '../runtime/team';
 import type { Api } from '../../platform/api';
 import type { ServicesOf, ServiceSpecs } from '../../platform/services';
@@ -133,6 +134,8 @@ export interface BuildSpec<R extends ResultSchemas, S extends ServiceSpecs> {
   link?(sessionId: string): string;
   /** The team's spec routes, registered under `prefix` as a Fastify plugin. */
   routes?: { prefix: string; register(app: Api, kit: TeamRouteKit<S>): Promise<void> | void };
+  /** How the team runs as a workflow step (its workflow.ts, built with defineWorkflowAdapter). */
+  workflow?: TeamWorkflowAdapter;
 }
 
 export interface TeamBuilder<
@@ -290,6 +293,7 @@ export function defineTeam<
           ? { availability: (host) => availability(host.instancesOf(services) as ServicesOf<S>) }
           : {}),
         ...(buildSpec.link ? { link: buildSpec.link } : {}),
+        ...(buildSpec.workflow ? { workflow: buildSpec.workflow } : {}),
         ...(routes
           ? {
               routes: {

@@ -39,6 +39,12 @@ export {
 export type { ModelHandle } from '../llm/model-layer';
 export { allLogLines, startReply, teamActor, teamSession } from './route-helpers';
 export { registerSessionReadRoutes } from './session-read-routes';
+export {
+  defineWorkflowAdapter,
+  type TeamWorkflowAdapter,
+  type WorkflowStepHarvest,
+  type WorkflowStepStart,
+} from './workflow';
 export type {
   DatasetCatalogEvents,
   PhaseLog,

@@ -217,7 +217,12 @@ export function createSessionService(core: RuntimeCore): SessionService {
     } else {
       row = await store.withOwnerLock(actor.id, async (active, tx) => {
         if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
-        return tx.insert({ ...fields, ownerId: actor.id, step: 1 });
+        return tx.insert({
+          ...fields,
+          ...(request.presetId ? { id: request.presetId } : {}),
+          ownerId: actor.id,
+          step: 1,
+        });
       });
     }
     const phases = registry.phasesOf(team, plan);

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { FeedbackEntry, PhaseResult } from '../../../common/agents';
+import type { AgentSession, FeedbackEntry, PhaseResult } from '../../../common/agents';
 import type { WorkflowStage } from '../../../common/projects';
+import type { WorkflowHandoff, WorkflowIo } from '../../../common/workflows';
 import type { Api } from '../../platform/api';
 import type { ServiceHost, ServiceSpecs } from '../../platform/services';
 import type { ProvenanceRecorder } from '../kit/provenance';
@@ -130,6 +131,44 @@ export interface TeamRoutes {
   register(app: Api, deps: TeamRouteDeps): Promise<void> | void;
 }
 
+/** How a workflow step of a team starts its session (see TeamWorkflowAdapter.feed). */
+export interface WorkflowStepStart {
+  /** A v2 agent of the team, when the step runs one (e.g. Ideation's mode). */
+  agentId?: string;
+  /** The session's input; the team's input schema checks it when the session starts. */
+  input: Record<string, unknown>;
+  configuration?: Record<string, unknown>;
+  /** What the step was given, named for the research record (question, document ids, ...). */
+  inputs: WorkflowIo[];
+}
+
+/** What a completed step hands on (see TeamWorkflowAdapter.harvest). */
+export interface WorkflowStepHarvest {
+  handoff: Partial<WorkflowHandoff>;
+  outputs: WorkflowIo[];
+}
+
+/**
+ * How a team takes part in a customized workflow, declared by the team (its workflow.ts) so the
+ * runtime never imports a team: the step configuration it accepts, how a session starts from
+ * that configuration and what earlier steps handed on, and what a completed session hands on.
+ */
+export interface TeamWorkflowAdapter {
+  /** A step's `config`, checked when the workflow is created (what the handoff supplies is optional). */
+  config: z.ZodType<Record<string, unknown>>;
+  /**
+   * The session's start from the step's config (already parsed by `config`) and the handoff of
+   * the earlier steps; throws an Error whose message says what is missing.
+   */
+  feed(
+    config: Record<string, unknown>,
+    handoff: WorkflowHandoff,
+    workspace: Workspace,
+  ): Promise<WorkflowStepStart>;
+  /** What the completed session hands on; may save into the project (its workspace). */
+  harvest(session: AgentSession, workspace: Workspace): Promise<WorkflowStepHarvest>;
+}
+
 export interface TeamDefinition {
   /** e.g. 'literature'; its subscription type is `${id}-team`. */
   id: string;
@@ -153,4 +192,6 @@ export interface TeamDefinition {
   link?(sessionId: string): string;
   /** The team's own spec routes (thin adapters over the session service). */
   routes?: TeamRoutes;
+  /** How the team runs as a step of a customized workflow (else its input is the step config). */
+  workflow?: TeamWorkflowAdapter;
 }

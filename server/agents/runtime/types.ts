@@ -39,6 +39,11 @@ export interface StartSessionInput {
   projectId?: string;
   /** Start an existing own session again (it must be idle after a reset). */
   sessionId?: string;
+  /**
+   * The id the new session gets. A workflow writes it into its step before starting the
+   * session, so a start cut short by a dying process is recognised and made again.
+   */
+  presetId?: string;
 }
 
 export interface LogsPage {
