@@ -131,7 +131,22 @@ const frameworksField = z
   )
   .max(SETTINGS_LIMITS.frameworks.maxItems, 'too many frameworks');
 
-export const codeInputSchema = z.object({ requirements: requirementsField });
+/**
+ * A project file placed, read-only, in the program's working directory (given by a customized
+ * workflow or chosen on the screen): a catalog dataset, or a document such as a Model team
+ * `.mod` file or parameter table.
+ */
+export const workingFileSchema = z.object({
+  kind: z.enum(['dataset', 'document']),
+  id: z.string().max(100),
+  name: z.string().max(300),
+});
+export type WorkingFile = z.infer<typeof workingFileSchema>;
+
+export const codeInputSchema = z.object({
+  requirements: requirementsField,
+  workingFiles: z.array(workingFileSchema).max(20).optional(),
+});
 export type CodeInput = z.infer<typeof codeInputSchema>;
 
 export const codeConfigurationSchema = z.object({

@@ -416,12 +416,32 @@ export const FOCUS_MAX = 2000;
 /** How many times a rejected model proposal goes back to the model for repair. */
 export const MAX_MODEL_REPAIRS = 3;
 
+/** A review handed to the Model team: its report and the references it verified. */
+export const modelContextSchema = z.object({
+  reviewDocumentId: z.string().max(100).optional(),
+  references: z
+    .array(
+      z.object({
+        id: z.string().max(200),
+        title: z.string().max(2000),
+        doi: z.string().max(300).optional(),
+      }),
+    )
+    .max(500),
+});
+export type ModelContext = z.infer<typeof modelContextSchema>;
+
 export const modelInputSchema = z.object({
   modelType: modelTypeSchema,
   focus: z.string().trim().min(1, MODEL_MESSAGES.noFocus).max(FOCUS_MAX),
   periods: z.number().int().min(MIN_SIMULATION_PERIODS).max(MAX_SIMULATION_PERIODS),
   /** Target moments from this dataset instead of the documented stylised facts. */
   targetData: targetDataSchema.optional(),
+  /**
+   * A literature review the theory builds on (given by a customized workflow): its report
+   * document and the works it verified, the only works the theory phase may cite.
+   */
+  context: modelContextSchema.optional(),
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 
