@@ -179,6 +179,20 @@ const apiKeyInput = (field: string) =>
 const L = SETTINGS_LIMITS;
 
 /** PUT /api/settings: every section and every field optional; only what is sent changes. */
+/**
+ * An http(s) URL that also parses as one (WHATWG URL, as the server will read it): "http://["
+ * looks like a URL by its scheme but cannot be used, and stored it broke every model call.
+ */
+export function isHttpUrl(v: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/i.test(v)) return false;
+  try {
+    new URL(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const updateSettingsRequestSchema = z.object({
   profile: z
     .object({
@@ -207,7 +221,7 @@ export const updateSettingsRequestSchema = z.object({
         .string()
         .trim()
         .max(L.llmBaseUrl.maxLength, 'llmBaseUrl is too long')
-        .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), {
+        .refine((v) => v === '' || isHttpUrl(v), {
           message: 'llmBaseUrl must be an http(s) URL',
         }),
       maxConcurrentRequests: int(

@@ -41,6 +41,11 @@ const envSchema = z.object({
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(52_428_800),
   /** Bytes of documents and datasets one user may store; 0 = no limit. */
   STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(536_870_912),
+  /** PDF text extraction (a child process under an address-space limit): its limits. */
+  PDF_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  PDF_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  PDF_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
+  PDF_MAX_INFLATED_MB: z.coerce.number().int().min(1).default(256),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
 
@@ -60,6 +65,12 @@ const envSchema = z.object({
   LLM_PRICES_JSON: optionalString,
 
   EMBEDDED_WORKER: bool.optional(),
+
+  /** The Prometheus endpoint GET /api/metrics; with METRICS_TOKEN it takes that bearer token. */
+  METRICS_ENABLED: bool.default(false),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: 'METRICS_TOKEN must be at least 16 characters',
+  }),
 
   /** Agent runtime limits (server/agents). */
   AGENT_MAX_CONCURRENT_SESSIONS: z.coerce.number().int().min(1).default(5),
@@ -133,6 +144,13 @@ function shape(e: z.output<typeof envSchema>, raw: RawEnv) {
       rateLimitMax: e.RATE_LIMIT_MAX,
       rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
+    pdf: {
+      memoryMb: e.PDF_MEMORY_LIMIT_MB,
+      timeoutMs: e.PDF_TIMEOUT_SECONDS * 1000,
+      maxPages: e.PDF_MAX_PAGES,
+      maxInflatedBytes: e.PDF_MAX_INFLATED_MB * 1024 * 1024,
+    },
+    metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN },
     llm: {
       provider: e.LLM_PROVIDER,
       model: e.LLM_MODEL,

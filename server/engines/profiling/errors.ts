@@ -1,6 +1,7 @@
 /**
  * Why a data file or a data request cannot be used. The message is written for the researcher
- * (it names the line, the column or what to do); routes answer it as a 400.
+ * (it names the line, the column or what to do); routes answer it as a 400, or a 422 for
+ * 'too_complex' (the file is well formed but past a limit the message names).
  */
 export type DataErrorCode =
   | 'unsupported_type'
@@ -10,6 +11,8 @@ export type DataErrorCode =
   | 'ragged_rows'
   | 'malformed'
   | 'too_many_columns'
+  /** Past a bound on the file's shape (JSON nesting, field names): answered 422, not 400. */
+  | 'too_complex'
   | 'unknown_column'
   | 'invalid_request';
 

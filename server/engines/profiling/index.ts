@@ -26,6 +26,7 @@ import { profileSource } from './profile';
 import { withSource } from './source';
 
 export { DataError, isDataError, type DataErrorCode } from './errors';
+export { JSON_LIMITS } from './inspect';
 export type { FileCheck, DataFormat } from './inspect';
 export type { TableInfo, ColumnInfo } from './ingest';
 export type { RowPage } from './preview';

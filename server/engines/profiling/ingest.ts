@@ -159,8 +159,8 @@ async function selectList(
  * first record (format, delimiter and header are known then). A CSV file is read no further by
  * the check (checkForLoading): DuckDB's strict reader refuses rows that do not match the header
  * and bytes that are not UTF-8, and when DuckDB refuses the file, the whole check runs to name
- * the problem and the line. A JSON file is checked in full beside the copy. Whatever refuses the
- * file, no copy is left.
+ * the problem and the line. A JSON file is checked in full before the copy starts (its shape
+ * limits protect DuckDB's memory). Whatever refuses the file, no copy is left.
  */
 export async function loadFile(
   db: DuckDb,

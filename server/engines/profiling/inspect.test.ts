@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDuckDb } from './duckdb';
 import { DataError } from './errors';
 import { ingestFile } from './ingest';
-import { checkDataFile, detectDelimiter } from './inspect';
+import { JSON_LIMITS, checkDataFile, detectDelimiter } from './inspect';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'inspect-'));
 const db = createDuckDb({ threads: 1 });
@@ -283,5 +283,56 @@ describe('ingest into Parquet', () => {
     const again = await ingestFile(db, p, check, `${p}.parquet`);
     expect(first.rows).toBe(2);
     expect(again.rows).toBe(2);
+  });
+});
+
+describe('JSON files past the shape limits are refused before DuckDB reads them', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('refuses nesting deeper than the limit, naming it and the line', async () => {
+    const e = await refusal('deep.json', `[\n{"a": ${deep(5000)}}]`);
+    expect(e.code).toBe('too_complex');
+    expect(e.message).toBe(
+      `The JSON file nests objects and arrays deeper than the limit of ${JSON_LIMITS.depth} ` +
+        'levels (line 2). Records of data need only a few levels.',
+    );
+    // Exactly at the limit is accepted: the outer array, the record and 30 more levels.
+    const atLimit = file('ok.json', `[{"a": ${deep(JSON_LIMITS.depth - 2)}}]`);
+    expect((await checkDataFile(atLimit, 'ok.json')).records).toBe(1);
+    const ndjson = await refusal('deep.json', `{"a": 1}\n{"b": ${deep(40)}}\n`);
+    expect(ndjson.code).toBe('too_complex');
+  });
+
+  it('refuses more distinct field names than the limit, counted at any depth', async () => {
+    const names = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => `"k${from + i}": 1`).join(', ');
+    const wide = await refusal('wide.json', `[{${names(0, JSON_LIMITS.fieldNames + 1)}}]`);
+    expect(wide.code).toBe('too_complex');
+    expect(wide.message).toMatch(/more than the limit of 10000 distinct field names/);
+    // Spread over records and nested objects, the names still count once each.
+    const records = Array.from({ length: 101 }, (_, r) => `{"n": {${names(r * 100, 100)}}}`);
+    expect((await refusal('spread.json', `[${records.join(',\n')}]`)).code).toBe('too_complex');
+    // The same names repeated in every record are a few columns, whatever the file's length.
+    const many = Array.from({ length: 20_000 }, (_, r) => `{"year": ${r}, "gdp": {"v": 1}}`);
+    const fine = file('many.json', `[${many.join(',')}]`);
+    expect((await checkDataFile(fine, 'many.json')).records).toBe(20_000);
+    // Strings that are values, not names, are not counted.
+    const values = Array.from({ length: 12_000 }, (_, r) => `{"name": "v${r}"}`);
+    expect((await checkDataFile(file('v.json', `[${values.join(',')}]`), 'v.json')).records).toBe(
+      12_000,
+    );
+  });
+
+  it('refuses a field name longer than the limit, also across read chunks', async () => {
+    const long = 'x'.repeat(JSON_LIMITS.fieldNameBytes + 1);
+    expect((await refusal('long.json', `[{"${long}": 1}]`)).message).toMatch(
+      /longer than the limit of 1024 bytes/,
+    );
+    // A name that starts just before the scanner's 1 MiB read boundary and ends after it.
+    const pad = 'p'.repeat((1 << 20) - 20);
+    const split = file('split.json', `[{"pad": "${pad}", "name_across_chunks": 1}]`);
+    expect((await checkDataFile(split, 'split.json')).records).toBe(1);
+    const splitLong = `[{"pad": "${pad}", "${'y'.repeat(JSON_LIMITS.fieldNameBytes + 5)}": 1}]`;
+    expect((await refusal('split-long.json', splitLong)).code).toBe('too_complex');
   });
 });

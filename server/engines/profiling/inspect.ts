@@ -123,7 +123,9 @@ export async function checkDataFile(
  * code points past U+10FFFF), and the loader then runs checkDataFile to name the problem and the
  * line. (Counting every row's fields was two thirds of the whole check's time, and reading the
  * rest of the file for UTF-8 took a core beside DuckDB's two.) A JSON file gets the whole check,
- * which refuses some files DuckDB would read. `records` is null when not counted.
+ * which refuses some files DuckDB would read, before its layout is announced: DuckDB reads no
+ * JSON file whose nesting or field names are past JSON_LIMITS. `records` is null when not
+ * counted.
  */
 export async function checkForLoading(
   filePath: string,
@@ -133,8 +135,11 @@ export async function checkForLoading(
 ): Promise<Omit<FileCheck, 'records'> & { records: number | null }> {
   const { scanner, size } = await openCheck(filePath, fileName, expected);
   if (scanner instanceof JsonScanner) {
-    await scanFile(filePath, scanner, onLayout, true);
-    return { ...scanner.finish(), bytes: size };
+    // The whole file first: DuckDB must not see JSON past the shape limits (JSON_LIMITS).
+    await scanFile(filePath, scanner, undefined, true);
+    const checked = scanner.finish();
+    onLayout({ format: 'json', jsonLayout: checked.jsonLayout });
+    return { ...checked, bytes: size };
   }
   await scanFile(filePath, scanner, onLayout, false);
   const layout = scanner.layout();
@@ -640,6 +645,21 @@ export function parseCsvLine(line: string, delimiter: string): string[] {
  * of records or NDJSON from anything else and to count the records. Full JSON validity is
  * left to DuckDB, which reads the file next.
  */
+/**
+ * Bounds on a JSON data file's shape, checked by the scan before DuckDB reads the file. DuckDB's
+ * schema inference grows far faster than the file with nesting (a 10 KB file nested 5,000 deep
+ * took gigabytes) and with the number of distinct field names, whatever PROFILING_MEMORY_LIMIT
+ * says; records of tabular data need neither.
+ */
+export const JSON_LIMITS = {
+  /** Objects and arrays inside one another, the outer array of records included. */
+  depth: 32,
+  /** Distinct field names in the whole file, at any depth (a column each, or a struct field). */
+  fieldNames: 10_000,
+  /** Bytes of one field name as written in the file. */
+  fieldNameBytes: 1024,
+} as const;
+
 class JsonScanner implements Scanner {
   private jsonLayout: JsonLayout | null = null;
   private depth = 0;
@@ -653,6 +673,13 @@ class JsonScanner implements Scanner {
   private expectElement = false;
   /** NDJSON layout: the single top-level object holds nested data (not a flat record). */
   private nested = false;
+  /** Whether each open container is an object (its keys are counted), by depth. */
+  private readonly inObject = new Uint8Array(JSON_LIMITS.depth + 2);
+  /** The next string in the current object is a field name (after '{' or ','). */
+  private expectKey = false;
+  /** The string being read is a field name: its bytes so far (earlier chunks) and its length. */
+  private key: { parts: Buffer[]; bytes: number; start: number } | null = null;
+  private readonly fieldNames = new Set<string>();
 
   push(chunk: Buffer): void {
     for (let i = 0; i < chunk.length; i++) {
@@ -661,7 +688,10 @@ class JsonScanner implements Scanner {
       if (this.inString) {
         if (this.escape) this.escape = false;
         else if (b === 0x5c) this.escape = true;
-        else if (b === QUOTE) this.inString = false;
+        else if (b === QUOTE) {
+          this.inString = false;
+          if (this.key) this.endKey(chunk, i);
+        }
         continue;
       }
       if (b === 0x20 || b === 0x09 || b === LF || b === CR) continue;
@@ -670,9 +700,69 @@ class JsonScanner implements Scanner {
       }
       if (this.jsonLayout === 'array') this.arrayByte(b);
       else this.ndjsonByte(b);
-      if (b === QUOTE) this.inString = true;
-      else if (b === 0x7b || b === 0x5b) this.depth++;
-      else if (b === 0x7d || b === 0x5d) this.depth--;
+      if (b === QUOTE) {
+        this.inString = true;
+        if (this.expectKey) this.key = { parts: [], bytes: 0, start: i + 1 };
+        this.expectKey = false;
+      } else if (b === 0x7b || b === 0x5b) {
+        if (++this.depth > JSON_LIMITS.depth) {
+          throw new DataError(
+            'too_complex',
+            `The JSON file nests objects and arrays deeper than the limit of ${JSON_LIMITS.depth} ` +
+              `levels (line ${this.line}). Records of data need only a few levels.`,
+          );
+        }
+        this.inObject[this.depth] = b === 0x7b ? 1 : 0;
+        this.expectKey = b === 0x7b;
+      } else if (b === 0x7d || b === 0x5d) {
+        this.depth--;
+        this.expectKey = false;
+      } else if (b === 0x2c) {
+        this.expectKey = this.depth > 0 && this.inObject[this.depth] === 1;
+      }
+    }
+    // A field name that goes on in the next chunk: keep what this chunk holds of it.
+    if (this.key && this.inString) {
+      this.addKeyBytes(chunk.subarray(this.key.start));
+      this.key.start = 0;
+    }
+  }
+
+  private addKeyBytes(part: Buffer): void {
+    const key = this.key!;
+    key.bytes += part.length;
+    if (key.bytes > JSON_LIMITS.fieldNameBytes) {
+      throw new DataError(
+        'too_complex',
+        `A field name on line ${this.line} of the JSON file is longer than the limit of ` +
+          `${JSON_LIMITS.fieldNameBytes} bytes.`,
+      );
+    }
+    key.parts.push(Buffer.from(part));
+  }
+
+  /** The field name ends at `end` (its closing quote): count it among the file's names. */
+  private endKey(chunk: Buffer, end: number): void {
+    const key = this.key!;
+    this.key = null;
+    let name: string;
+    if (key.parts.length === 0 && end - key.start <= JSON_LIMITS.fieldNameBytes) {
+      // The usual case: the whole name in this chunk, read without copying.
+      name = chunk.toString('latin1', key.start, end);
+    } else {
+      this.key = key;
+      this.addKeyBytes(chunk.subarray(key.start, end));
+      this.key = null;
+      name = Buffer.concat(key.parts).toString('latin1');
+    }
+    if (this.fieldNames.has(name)) return;
+    this.fieldNames.add(name);
+    if (this.fieldNames.size > JSON_LIMITS.fieldNames) {
+      throw new DataError(
+        'too_complex',
+        `The JSON file has more than the limit of ${JSON_LIMITS.fieldNames} distinct field ` +
+          `names (line ${this.line}). Each becomes a column or a nested field.`,
+      );
     }
   }
 

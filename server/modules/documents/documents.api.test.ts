@@ -256,7 +256,7 @@ describe('documents: PDF upload', () => {
       { category: 'literature_review', projectId },
       asPdf('Card & Krueger (1994).pdf', PAPER),
     );
-    expect(res.status).toBe(201);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     const d = res.body.data.document;
     expect(d).toMatchObject({
       name: 'Card _ Krueger (1994).pdf',

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { pdfBomb } from '../../../test/fixtures/hostile-files';
 import { makePdf } from '../../../test/fixtures/literature-sources/pdf';
 import { AppError } from '../../platform/errors';
 import { createPdfExtractor, looksLikePdf } from './pdf';
@@ -35,13 +36,18 @@ describe('looksLikePdf', () => {
   });
 });
 
-describe('PDF text extraction in a worker thread', () => {
+describe('PDF text extraction in a child process', () => {
   it('returns the text of every page', async () => {
     const { text, pages } = await extractor.extract(PAPER);
     expect(pages).toBe(2);
     expect(text).toContain('county pairs across state borders.');
     expect(text).toContain('Results: elasticities near zero.');
     expect(text.indexOf('Abstract')).toBeLessThan(text.indexOf('Results'));
+    // A Node Buffer (as an upload arrives), even a view into a larger one, reads the same.
+    const inside = Buffer.alloc(PAPER.length + 64);
+    Buffer.from(PAPER).copy(inside, 32);
+    const fromBuffer = await extractor.extract(inside.subarray(32, 32 + PAPER.length));
+    expect(fromBuffer.text).toBe(text);
   });
 
   it('answers parallel uploads each with their own text', async () => {
@@ -73,6 +79,67 @@ describe('PDF text extraction in a worker thread', () => {
       expect(error.message).toMatch(/took longer than/);
     } finally {
       slow.close();
+    }
+  });
+});
+
+describe('PDF text extraction within its limits', () => {
+  const MB = 1024 * 1024;
+
+  it('refuses a 2 MB file that inflates to 2 GiB before pdf.js reads it, with a 422', async () => {
+    const bomb = pdfBomb({ streams: 128, inflatedEach: 16 * MB });
+    expect(bomb.length).toBeLessThan(3 * MB);
+    const started = Date.now();
+    const error = await failure(extractor.extract(bomb));
+    expect(error.status).toBe(422);
+    expect(error.message).toBe(
+      "file: the PDF's compressed content unpacks to more than the limit of 256 MB",
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect((await extractor.extract(PAPER)).pages).toBe(2);
+  });
+
+  it('finds the end of streams whose length is an indirect reference', async () => {
+    const bomb = pdfBomb({ streams: 12, inflatedEach: 16 * MB, indirectLength: true });
+    const small = createPdfExtractor({ maxInflatedBytes: 64 * MB });
+    try {
+      const error = await failure(small.extract(bomb));
+      expect(error.status).toBe(422);
+      expect(error.message).toMatch(/unpacks to more than the limit of 64 MB/);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('stops at the address-space limit when the inflated size is not capped', async () => {
+    const bomb = pdfBomb({ streams: 64, inflatedEach: 16 * MB });
+    const tight = createPdfExtractor({ memoryMb: 128, maxInflatedBytes: Number.MAX_SAFE_INTEGER });
+    try {
+      const error = await failure(tight.extract(bomb));
+      expect(error.status).toBe(422);
+      expect(error.message).toBe(
+        'file: the PDF needs more memory to read than the limit of 128 MB',
+      );
+      // A fresh process reads the next file.
+      expect((await tight.extract(PAPER)).pages).toBe(2);
+    } finally {
+      tight.close();
+    }
+  }, 60_000);
+
+  it('refuses more pages than the limit, and text larger than the limit', async () => {
+    const few = createPdfExtractor({ maxPages: 1 });
+    const short = createPdfExtractor({ maxTextBytes: 40 });
+    try {
+      const pages = await failure(few.extract(PAPER));
+      expect(pages.status).toBe(422);
+      expect(pages.message).toBe('file: the PDF has 2 pages; the limit is 1');
+      const text = await failure(short.extract(PAPER));
+      expect(text.status).toBe(413);
+      expect(text.message).toMatch(/^file: the PDF's text is larger than the limit of/);
+    } finally {
+      few.close();
+      short.close();
     }
   });
 });

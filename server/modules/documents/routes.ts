@@ -15,6 +15,7 @@ import { provenanceReplySchema } from '../../../common/provenance';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
 import { AppError, badRequest } from '../../platform/errors';
+import { checkPartText, multipartFailure } from '../../platform/multipart';
 import { createProjectsService } from '../projects/service';
 import { createProjectsStore } from '../projects/store';
 import {
@@ -43,13 +44,15 @@ async function readUpload(request: FastifyRequest, limitBytes: number) {
       limits: { fileSize: limitBytes, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
     })) {
       if (part.type === 'file') {
+        checkPartText(part);
         if (part.fieldname !== 'file') {
           part.file.resume();
           throw badRequest(`${part.fieldname}: unexpected file part; send it as "file"`);
         }
         file = { name: part.filename, bytes: await part.toBuffer() };
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+      } else {
+        checkPartText(part);
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
@@ -61,7 +64,7 @@ async function readUpload(request: FastifyRequest, limitBytes: number) {
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw badRequest('Too many form fields');
     }
-    throw error;
+    throw multipartFailure(error);
   }
   if (!file) throw badRequest('file: a file is required');
   return { fields, file };
@@ -76,7 +79,8 @@ export async function documentsRoutes(app: Api, ctx: AppContext) {
     uploadLimitBytes: uploadLimit,
   });
   const user = { access: 'user' as const };
-  const pdf = createPdfExtractor();
+  // The text of a PDF is stored as the document's content, held to the upload limit too.
+  const pdf = createPdfExtractor({ ...ctx.config.pdf, maxTextBytes: uploadLimit });
   app.addHook('onClose', async () => pdf.close());
 
   app.get('/api/documents', {

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   connectionTestReplySchema,
@@ -10,6 +11,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/ll
 import { llmCalls } from '../../db/schema';
 import { client, type Client } from '../../../test/client';
 import { CONNECTION_TEST_CALL as TEST_CALL } from '../../platform/llm-settings';
+import { createSettingsStore } from './store';
 
 /**
  * The model status and "Test connection" of Settings against the scripted OpenAI-compatible
@@ -315,5 +317,51 @@ describe('POST /api/settings/models', () => {
     expect(r.ok).toBe(false);
     if (r.ok) throw new Error('expected a failure');
     expect(r.message).toContain('http://127.0.0.1:9');
+  });
+});
+
+describe('a saved base URL that does not parse', () => {
+  it('is refused with a 400 naming the setting when saved', async () => {
+    for (const llmBaseUrl of ['http://[', 'http://exa mple.org', 'https://:80']) {
+      const res = await servedUser.put('/api/settings', {
+        apiKeys: { llmProvider: 'openai-compatible', llmBaseUrl },
+      });
+      expect(res.status, llmBaseUrl).toBe(400);
+      expect(JSON.stringify(res.body), llmBaseUrl).toContain('llmBaseUrl');
+    }
+  });
+
+  it('stored before that rule, is reported as a setting error, never a 500', async () => {
+    const u = await createUser(served.app);
+    const user = client(served.app, u.accessToken);
+    expect(
+      (
+        await user.put('/api/settings', {
+          apiKeys: { llmProvider: 'openai-compatible', llmBaseUrl: 'http://127.0.0.1:9/v1' },
+          ai: { modelVersion: 'custom', customModel: 'x' },
+        })
+      ).status,
+    ).toBe(200);
+    // As an older version could have stored it: straight into the row.
+    const store = createSettingsStore(served.ctx.db);
+    const values = z
+      .object({ apiKeys: z.record(z.string(), z.unknown()) })
+      .loose()
+      .parse((await store.find(u.id))?.values);
+    await store.save(u.id, {
+      values: { ...values, apiKeys: { ...values.apiKeys, llmBaseUrl: 'http://[' } },
+      keys: {},
+    });
+    const models = serverModelsReplySchema.parse((await user.post('/api/settings/models', {})).body)
+      .data.result;
+    expect(models.ok).toBe(false);
+    if (models.ok) throw new Error('expected a failure');
+    expect(models.message, models.message).toMatch(/base URL.*not a valid URL/);
+    const tested = result((await user.post('/api/settings/test-connection', {})).body);
+    expect(tested.ok).toBe(false);
+    expect(tested.message).toMatch(/base URL.*not a valid URL/);
+    const s = status((await user.get('/api/settings/model-status')).body);
+    expect(s.configured).toBe(false);
+    expect(s.hint).toMatch(/base URL.*not a valid URL/);
   });
 });

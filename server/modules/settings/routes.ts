@@ -15,13 +15,12 @@ import { createSettingsService } from './service';
 import { createSettingsStore } from './store';
 
 export function settingsRoutes(app: Api, ctx: AppContext) {
-  const service = createSettingsService({
-    store: createSettingsStore(ctx.db),
-    encryptionKey: ctx.secrets.encryptionKey,
-  });
+  const store = createSettingsStore(ctx.db);
+  const service = createSettingsService({ store, encryptionKey: ctx.secrets.encryptionKey });
   const models = createUserModelStatus({
     modelStatus: ctx.modelStatus,
     loadUserLlmSettings: ctx.loadUserLlmSettings,
+    store,
   });
   // Calls that reach a model server cost the key's owner money: limited like sign-in.
   const outbound = {

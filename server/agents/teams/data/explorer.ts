@@ -22,7 +22,7 @@ import { DataSourceError, type FetchedDataset } from '../../../sources/data-sour
 import { teamActor, type Api, type SessionActor, type Workspace } from '../../kit';
 import { registerDataset } from './catalog';
 import type { DataKit } from './data-kit';
-import { receiveUpload } from './upload';
+import { receiveUpload, refuseDataFile } from './upload';
 
 /**
  * The Data Explorer's routes, under /api/agents/data-team/datasets: a paged preview of any
@@ -48,7 +48,8 @@ function asBadRequest(e: unknown): never {
   ) {
     throw new AppError('unavailable', e.message);
   }
-  if (isDataError(e) || e instanceof DataSourceError) throw badRequest(e.message);
+  if (isDataError(e)) throw refuseDataFile(e, '');
+  if (e instanceof DataSourceError) throw badRequest(e.message);
   throw e;
 }
 
@@ -284,7 +285,7 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
         });
       } catch (e) {
         await rm(dir, { recursive: true, force: true });
-        if (isDataError(e)) throw badRequest(`file: ${e.message}`);
+        if (isDataError(e)) throw refuseDataFile(e);
         throw e;
       }
     },

@@ -24,7 +24,7 @@ import {
   type TeamStartReply,
 } from '../../../../common/teams/shared';
 import { isDataError } from '../../../engines/profiling/index';
-import { AppError, badRequest } from '../../../platform/errors';
+import { badRequest } from '../../../platform/errors';
 import { DataSourceError } from '../../../sources/data-source';
 import { parseImfId } from '../../../sources/imf';
 import { parseKaggleId } from '../../../sources/kaggle';
@@ -41,7 +41,7 @@ import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
 import { keepFilesWithCatalog } from './stored-files';
-import { jsonField, receiveUpload } from './upload';
+import { jsonField, receiveUpload, refuseDataFile } from './upload';
 
 /**
  * The Data team's routes under /api/agents/data-team: analyze, fetch-dataset and upload start a
@@ -257,7 +257,7 @@ export const dataTeamRoutes = {
             await profiling.engine.check(file, fileName);
           } catch (e) {
             await profiling.files.discardStaging(uploadId);
-            if (isDataError(e)) throw new AppError('bad_request', `file: ${e.message}`);
+            if (isDataError(e)) throw refuseDataFile(e);
             throw e;
           }
           const input: DataInput = {

@@ -3,7 +3,9 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import type { DataError } from '../../../engines/profiling/index';
 import { AppError, badRequest } from '../../../platform/errors';
+import { checkPartText, multipartFailure } from '../../../platform/multipart';
 
 /**
  * Reads a multipart upload with one file part into `dir`, streamed to disk (a 100 MB file never
@@ -25,6 +27,7 @@ export async function receiveUpload(
       limits: { fileSize: limitBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
     })) {
       if (part.type === 'file') {
+        checkPartText(part);
         if (part.fieldname !== 'file') {
           part.file.resume();
           throw badRequest(`${part.fieldname}: unexpected file part; send it as "file"`);
@@ -39,8 +42,9 @@ export async function receiveUpload(
         await pipeline(part.file, createWriteStream(file));
         if (part.file.truncated) throw tooLarge(limitBytes);
         saved = { file, fileName };
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+      } else {
+        checkPartText(part);
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
@@ -51,7 +55,7 @@ export async function receiveUpload(
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw badRequest('Too many form fields');
     }
-    throw error;
+    throw multipartFailure(error);
   }
   if (!saved) {
     await rm(dir, { recursive: true, force: true });
@@ -74,4 +78,15 @@ export function jsonField(fields: Record<string, string>, name: string): unknown
   } catch {
     throw badRequest(`${name}: not valid JSON`);
   }
+}
+
+/**
+ * A data file the engine refused, as the reply says it: 422 when the file is past a limit on its
+ * shape (the message names the limit), 400 for everything else wrong with it.
+ */
+export function refuseDataFile(e: DataError, prefix = 'file: '): AppError {
+  return new AppError(
+    e.code === 'too_complex' ? 'unprocessable' : 'bad_request',
+    `${prefix}${e.message}`,
+  );
 }
