@@ -85,3 +85,23 @@ export function unwrapRis(text: string): string {
   }
   return out.join('\n');
 }
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * citation-js 0.7 writes a date with a day as `month = {jun 1}` and one without as
+ * `month = {6}`; BibTeX's month field takes its three-letter macros (`month = jun`), which every
+ * BibTeX and biblatex style reads. The day has no BibTeX field and is dropped.
+ */
+export function bibtexMonths(text: string): string {
+  return text.replace(
+    /^(\s*month\s*=\s*)\{\s*(?:([a-z]{3})[a-z]*\.?(?:\s+\d{1,2})?|(\d{1,2}))\s*\},?/gim,
+    (match, lead: string, name: string | undefined, number: string | undefined) => {
+      const comma = match.trimEnd().endsWith(',') ? ',' : '';
+      const month = name
+        ? MONTHS.find((m) => m === name.toLowerCase())
+        : MONTHS[Number(number) - 1];
+      return month ? `${lead}${month}${comma}` : match;
+    },
+  );
+}

@@ -271,7 +271,24 @@ export const flaggedClaimSchema = z.object({
   sentence: z.string(),
   works: z.array(z.number().int()),
   reason: z.string(),
+  /**
+   * 'unsupported': the cited abstracts do not support the sentence; 'unchecked': it could not be
+   * checked (no abstract, or the check gave no verdict). Reports written before: unsupported.
+   */
+  kind: z.enum(['unsupported', 'unchecked']).default('unsupported'),
 });
+export type FlaggedClaim = z.infer<typeof flaggedClaimSchema>;
+
+/** A figure of the report's prose found neither in the computed trends nor the cited abstracts. */
+export const unverifiedFigureSchema = z.object({
+  /** The figure as the report writes it ("45%", "1,250", "2019"). */
+  figure: z.string(),
+  sentence: z.string(),
+});
+export type UnverifiedFigure = z.infer<typeof unverifiedFigureSchema>;
+
+/** The words a figure found in no computed or retrieved source is marked with in the report. */
+export const UNVERIFIED_FIGURE_MARK = '**[unverified figure]**';
 
 export const verificationSchema = z.object({
   citationsChecked: z.number().int(),
@@ -279,6 +296,9 @@ export const verificationSchema = z.object({
   referencesRemoved: z.array(removedCitationSchema),
   claimsChecked: z.number().int(),
   claimsFlagged: z.array(flaggedClaimSchema),
+  /** Figures (counts, growth rates, years) of the prose checked; reports written before: 0. */
+  figuresChecked: z.number().int().default(0),
+  figuresUnverified: z.array(unverifiedFigureSchema).default([]),
 });
 export type Verification = z.infer<typeof verificationSchema>;
 

@@ -3,7 +3,7 @@ import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import '@citation-js/plugin-csl';
 import { z } from 'zod';
-import { unwrapRis } from '../../common/teams/literature-citations';
+import { bibtexMonths, unwrapRis } from '../../common/teams/literature-citations';
 import { bestLink } from './trusted-hosts';
 import { normaliseArxivId, normaliseDoi, person, plainText, type Person, type Work } from './work';
 
@@ -378,6 +378,6 @@ export function worksToCsl(works: readonly Work[]): CslItem[] {
 export function formatBibliography(items: readonly CslItem[], format: BibliographyFormat): string {
   if (format === 'csl-json') return `${JSON.stringify(items, null, 2)}\n`;
   const cite = new Cite(items, { generateGraph: false });
-  if (format === 'bibtex') return cite.format('bibtex', { format: 'text' });
+  if (format === 'bibtex') return bibtexMonths(cite.format('bibtex', { format: 'text' }));
   return unwrapRis(cite.format('ris', { format: 'text' }));
 }

@@ -1,5 +1,9 @@
 import type { Reference } from '../../../common/teams/literature';
-import { referencesToCsl, unwrapRis } from '../../../common/teams/literature-citations';
+import {
+  bibtexMonths,
+  referencesToCsl,
+  unwrapRis,
+} from '../../../common/teams/literature-citations';
 
 /**
  * Downloads built in the browser: text and JSON files whose names carry
@@ -28,6 +32,6 @@ export async function formatReferences(
     import('@citation-js/plugin-csl'),
   ]);
   const cite = new Cite(items, { generateGraph: false });
-  if (format === 'bibtex') return cite.format('bibtex', { format: 'text' });
+  if (format === 'bibtex') return bibtexMonths(cite.format('bibtex', { format: 'text' }));
   return unwrapRis(cite.format('ris', { format: 'text' }));
 }

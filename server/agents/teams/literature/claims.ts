@@ -1,15 +1,16 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import type { Paper } from '../../../../common/teams/literature';
+import type { FlaggedClaim, Paper } from '../../../../common/teams/literature';
 import type { ModelHandle } from '../../kit';
+import { matchAnswers } from '../../../../common/model-answers';
 import { CLAIMS_SYSTEM } from './prompts';
 import { citedSentences } from './verifier';
 
 /**
  * Each cited sentence of a report checked against the abstracts of the works it cites, by the
  * model, several sentences per call. A sentence the abstracts do not support is flagged in the
- * report, right after it; a sentence citing only works without an abstract is flagged as
- * impossible to check. Nothing is removed silently.
+ * report, right after it; a sentence that could not be checked (its works have no abstract, or
+ * the check gave no verdict for it) is flagged as not checked. Nothing is removed silently.
  */
 
 export const CLAIMS_BATCH = 8;
@@ -19,11 +20,7 @@ const claimsSchema = z.object({
   checks: z.array(z.object({ id: z.number().int(), supported: z.boolean(), reason: z.string() })),
 });
 
-export interface FlaggedClaim {
-  sentence: string;
-  works: number[];
-  reason: string;
-}
+export type { FlaggedClaim };
 
 export interface ClaimCheck {
   markdown: string;
@@ -32,9 +29,20 @@ export interface ClaimCheck {
   calls: number;
 }
 
+/** A reason as the end of a sentence: trimmed, brackets out, one full stop. */
+function reasonSentence(reason: string): string {
+  const text = reason.replace(/[[\]]/g, '').replace(/\s+/g, ' ').trim();
+  if (!text) return '';
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 export function flagText(claim: FlaggedClaim): string {
   const works = claim.works.map((n) => `work ${n}`).join(', ');
-  return ` **[Claim check: not supported by the abstract of ${works}. ${claim.reason.replace(/[[\]]/g, '')}]**`;
+  const reason = reasonSentence(claim.reason);
+  if (claim.kind === 'unchecked') {
+    return ` **[Claim check: not checked against ${works}.${reason ? ` ${reason}` : ''}]**`;
+  }
+  return ` **[Claim check: not supported by the abstract of ${works}.${reason ? ` ${reason}` : ''}]**`;
 }
 
 /** Puts each flag right after its sentence in `body`. */
@@ -64,7 +72,8 @@ export async function checkClaims(
       flagged.push({
         sentence: s.sentence,
         works: s.works,
-        reason: 'No abstract was retrieved for the cited work, so the claim could not be checked.',
+        reason: 'No abstract was retrieved for the cited work.',
+        kind: 'unchecked',
       });
     } else toCheck.push({ id, sentence: s.sentence, works: withAbstract });
   });
@@ -91,17 +100,29 @@ export async function checkClaims(
           prompt,
           schemaName: 'claim_checks',
         });
-        const verdicts = new Map(reply.object.checks.map((c) => [c.id, c]));
-        for (const b of batch) {
-          const v = verdicts.get(b.id);
+        // Verdicts by their ids; by position when the model renumbered all of them.
+        const { matched } = matchAnswers(
+          batch,
+          reply.object.checks,
+          (b) => b.id,
+          (c) => c.id,
+        );
+        for (const [i, b] of batch.entries()) {
+          const v = matched[i];
           if (!v) {
             flagged.push({
               sentence: b.sentence,
               works: b.works,
-              reason: 'The claim check returned no verdict for this sentence.',
+              reason: 'The check gave no verdict for this sentence.',
+              kind: 'unchecked',
             });
           } else if (!v.supported) {
-            flagged.push({ sentence: b.sentence, works: b.works, reason: v.reason.trim() });
+            flagged.push({
+              sentence: b.sentence,
+              works: b.works,
+              reason: v.reason.trim() || 'The check gave no reason.',
+              kind: 'unsupported',
+            });
           }
         }
       }),

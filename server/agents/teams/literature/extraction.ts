@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Paper } from '../../../../common/teams/literature';
+import { isBlank, matchAnswers } from '../../../../common/model-answers';
 import type { ModelHandle } from '../../kit';
 import { paperDigest, workKey } from './papers';
 import { EXTRACTION_SYSTEM } from './prompts';
@@ -82,10 +83,17 @@ export async function extractPapers(
           prompt: batch.map((p) => paperDigest(p, true)).join('\n\n'),
           schemaName: 'paper_summaries',
         });
-        const byNumber = new Map(reply.object.papers.map((e) => [e.number, e]));
-        for (const p of batch) {
-          const e = byNumber.get(p.number);
-          if (!e) {
+        // Summaries by paper number; by position when the model renumbered all of them.
+        const { matched } = matchAnswers(
+          batch,
+          reply.object.papers,
+          (p) => p.number,
+          (e) => e.number,
+        );
+        for (const [i, p] of batch.entries()) {
+          const e = matched[i];
+          // An entry with three empty fields says nothing: the paper is not extracted.
+          if (!e || [e.key_insight, e.methodology, e.findings].every(isBlank)) {
             missing.push(p.number);
             out.set(p.number, {
               ...p,

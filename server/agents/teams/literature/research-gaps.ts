@@ -6,7 +6,7 @@ import {
   type ResearchGap,
   type Trend,
 } from '../../../../common/teams/literature';
-import type { ModelHandle } from '../../kit';
+import { gateCitations, type CitationRemoval, type ModelHandle } from '../../kit';
 import { normaliseTitle } from '../../../sources/work';
 import { paperDigest } from './papers';
 import { GAPS_SYSTEM } from './prompts';
@@ -124,4 +124,30 @@ export async function proposeGaps(
     schemaDescription: 'Research gaps, each tied to the retrieved papers that support it',
   });
   return reply.object.gaps;
+}
+
+/**
+ * The gaps' texts through the citation gate: a reference in them to a work not retrieved in
+ * this session (a paper number outside the set, an author-year citation or DOI of another work)
+ * is removed. Returns the gaps and what was removed, for the log.
+ */
+export function gateGapTexts(
+  gaps: readonly ResearchGap[],
+  papers: readonly Paper[],
+): { gaps: ResearchGap[]; removed: CitationRemoval[] } {
+  const removed: CitationRemoval[] = [];
+  const gate = (text: string) => {
+    const gated = gateCitations(text, papers);
+    removed.push(...gated.removed);
+    return gated.removed.length ? gated.text.trim() : text;
+  };
+  return {
+    gaps: gaps.map((g) => ({
+      ...g,
+      gap_description: gate(g.gap_description),
+      opportunity: gate(g.opportunity),
+      recommendation: gate(g.recommendation),
+    })),
+    removed,
+  };
 }

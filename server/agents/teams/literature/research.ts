@@ -45,7 +45,7 @@ export async function research(
   previousPapers: readonly Paper[] = [],
 ): Promise<ResearchOutcome> {
   const { configuration, log } = deps;
-  const library = await loadLibrary(configuration, deps.workspace);
+  const library = await loadLibrary(configuration, deps.workspace, deps.services.crossref);
   for (const note of library.notes) await log(note);
   if (configuration.library.length)
     await log(

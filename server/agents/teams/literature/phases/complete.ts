@@ -1,6 +1,8 @@
+import { splitModelPassages } from '../../../../../common/provenance';
 import { formatBibliography, worksToCsl } from '../../../../sources/bibliography';
 import { literature } from '../definition';
 import { workFromPaper } from '../papers';
+import { reportProvenanceItems } from '../report-document';
 
 /** Phase 5: the report and its bibliography (BibTeX of the cited works) saved as documents. */
 export const completePhase = literature.phase('complete', {
@@ -8,10 +10,16 @@ export const completePhase = literature.phase('complete', {
   description: 'Saves the report and its bibliography as documents of the project.',
   async run(ctx) {
     const { finalReport, references } = ctx.resultOf('report');
-    const { papers } = ctx.resultOf('gaps');
+    const { papers, trends } = ctx.resultOf('gaps');
     const question = ctx.input.researchQuestion.trim();
     const cited = new Set(references.map((r) => r.number));
-    const works = papers.filter((p) => cited.has(p.number)).map(workFromPaper);
+    const citedPapers = papers.filter((p) => cited.has(p.number));
+    const works = citedPapers.map(workFromPaper);
+    // The model's passages are the sections the report marks as its own.
+    const passages = splitModelPassages(finalReport).flatMap((segment) =>
+      segment.kind === 'model' ? [segment.title] : [],
+    );
+    const items = reportProvenanceItems({ cited: citedPapers, trends, passages });
     const bibtex = works.length
       ? formatBibliography(worksToCsl(works), 'bibtex')
       : '% No retrieved work is cited in the report.\n';
@@ -22,12 +30,16 @@ export const completePhase = literature.phase('complete', {
         category: 'literature_review',
         format: 'md',
         content: finalReport,
+        provenance: { items },
       });
       const bibliography = await ctx.workspace.documents.save({
         name: `Bibliography: ${title}`,
         category: 'literature_review',
         format: 'bib',
         content: bibtex,
+        provenance: {
+          items: reportProvenanceItems({ cited: citedPapers, trends: [], passages: [] }),
+        },
       });
       await ctx.log(
         `Saved the report as the document "${report.name}" and its bibliography ` +

@@ -1,6 +1,8 @@
 import { REFERENCE_LINE_MIN } from '../../../../../common/teams/literature';
+import { removalLogLine } from '../../../kit';
 import { literature } from '../definition';
-import { proposeGaps, validateGaps } from '../research-gaps';
+import { gateGapTexts, proposeGaps, validateGaps } from '../research-gaps';
+import { paperRecord } from '../report-document';
 import { buildReferences } from '../papers';
 import { planFromFeedback } from '../plan';
 import { research } from '../research';
@@ -50,6 +52,7 @@ export const gapsPhase = literature.phase('gaps', {
         plan = outcome.plan;
         papers = found.papers;
         trends = found.trends;
+        for (const p of papers) ctx.provenance.work(paperRecord(p));
       }
       const revised = await proposeGaps(ctx.llm, {
         question,
@@ -61,7 +64,10 @@ export const gapsPhase = literature.phase('gaps', {
       await ctx.log(
         `The model revised the research gaps with the feedback (${revised.length} gaps)`,
       );
-      gaps = revised;
+      const gated = gateGapTexts(revised, papers);
+      for (const r of gated.removed)
+        await ctx.log.warn(removalLogLine(r.citation, 'Research Gaps'));
+      gaps = gated.gaps;
     }
 
     const { kept, dropped } = validateGaps(gaps, papers);

@@ -83,6 +83,7 @@ describe('report phase', () => {
             '## Introduction',
             'Employment did not fall [1]. Teen employment rose sharply [2].',
             'Monopsony explains everything [3]. A classic survey agrees [41].',
+            'Employment fell by 12% in 1991 [1].',
             'See also Neumark and Wascher (2008) and 10.1016/invented.2008.',
             '## References',
             '- [41] Neumark, D. (2008). Minimum Wages. MIT Press.',
@@ -133,11 +134,39 @@ describe('report phase', () => {
     expect(report).toContain(
       'Teen employment rose sharply [2]. **[Claim check: not supported by the abstract of work 2. The abstract says employment fell.]**',
     );
+    // A sentence that cannot be checked says so, in words that do not contradict themselves:
+    // its work has no abstract, or the check gave no verdict for it.
     expect(report).toContain(
-      'Monopsony explains everything [3]. **[Claim check: not supported by the abstract of work 3. No abstract was retrieved',
+      'Monopsony explains everything [3]. **[Claim check: not checked against work 3. No abstract was retrieved for the cited work.]**',
     );
+    expect(report).toContain(
+      '[1]. **[Claim check: not checked against work 1. The check gave no verdict for this sentence.]**',
+    );
+    expect(report).not.toMatch(/not supported[^\]]*no verdict/);
     expect(report).not.toContain('did not fall [1]. **[Claim');
-    expect(result.verification.claimsChecked).toBe(3);
+    expect(result.verification.claimsChecked).toBe(4);
+    expect(result.verification.claimsFlagged.map((f) => f.kind)).toEqual([
+      'unsupported',
+      'unchecked',
+      'unchecked',
+    ]);
+
+    // Figures: 12% is in no computed or retrieved source; 1991 is the year of work 1.
+    expect(report).toContain('Employment fell by 12% **[unverified figure]** in 1991 [1].');
+    expect(result.verification.figuresUnverified).toEqual([
+      { figure: '12%', sentence: 'Employment fell by 12% in 1991 [1].' },
+    ]);
+    expect(run.logs.map((l) => l.message)).toEqual(
+      expect.arrayContaining([
+        'Figure check: "12%" is in neither the computed trend table nor the cited abstracts; marked as an unverified figure in "Employment fell by 12% in 1991 [1]."',
+      ]),
+    );
+
+    // The model's section is marked as its own; the references are outside the mark.
+    expect(report).toMatch(
+      /^## Introduction\n\n<!-- origin:model -->\n> \*\*Written by the model, not checked:\*\* Introduction\n/,
+    );
+    expect(report.indexOf('<!-- /origin:model -->')).toBeLessThan(report.indexOf('## References'));
     expect(result.references.map((r) => [r.number, r.doi])).toEqual([
       [1, '10.1234/mw1'],
       [2, '10.1234/mw2'],

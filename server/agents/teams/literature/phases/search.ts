@@ -1,6 +1,8 @@
 import type { SearchPlan } from '../../../../../common/teams/literature';
+import { removalLogLine } from '../../../kit';
 import { literature } from '../definition';
-import { proposeGaps, validateGaps } from '../research-gaps';
+import { gateGapTexts, proposeGaps, validateGaps } from '../research-gaps';
+import { paperRecord } from '../report-document';
 import { planFromFeedback } from '../plan';
 import { research } from '../research';
 
@@ -70,7 +72,20 @@ export const searchPhase = literature.phase('search', {
         ? { previous: previous.gaps, feedback: ctx.revision.feedback }
         : {}),
     });
-    const { kept, dropped } = validateGaps(proposed, found.papers);
+    // Every paper of the corpus is a work retrieved in this session (what texts may cite).
+    for (const p of found.papers) ctx.provenance.work(paperRecord(p));
+    for (const id of ctx.configuration.libraryDocumentIds)
+      ctx.provenance.input({ kind: 'document', id });
+    if (found.trends.length)
+      ctx.provenance.computation({
+        id: 'trends',
+        engine: 'openalex-counts',
+        what: 'publication trends: works by year and growth of the last three years',
+        version: '1',
+      });
+    const gated = gateGapTexts(proposed, found.papers);
+    for (const r of gated.removed) await ctx.log.warn(removalLogLine(r.citation, 'Research Gaps'));
+    const { kept, dropped } = validateGaps(gated.gaps, found.papers);
     for (const d of dropped)
       await ctx.log.warn(`Dropped a proposed gap because ${d.reason}: "${d.text.slice(0, 120)}"`);
     await ctx.log(
