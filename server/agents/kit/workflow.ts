@@ -27,6 +27,7 @@ export interface WorkflowAdapterSpec<C extends z.ZodType<Record<string, unknown>
   harvest(
     session: AgentSession,
     workspace: Workspace,
+    config: z.output<C>,
   ): Promise<WorkflowStepHarvest> | WorkflowStepHarvest;
 }
 
@@ -37,7 +38,8 @@ export function defineWorkflowAdapter<C extends z.ZodType<Record<string, unknown
     config: spec.config,
     feed: async (config, handoff, workspace) =>
       spec.feed(spec.config.parse(config), handoff, workspace),
-    harvest: async (session, workspace) => spec.harvest(session, workspace),
+    harvest: async (session, workspace, config) =>
+      spec.harvest(session, workspace, spec.config.parse(config)),
   };
 }
 

@@ -166,7 +166,11 @@ export interface TeamWorkflowAdapter {
     workspace: Workspace,
   ): Promise<WorkflowStepStart>;
   /** What the completed session hands on; may save into the project (its workspace). */
-  harvest(session: AgentSession, workspace: Workspace): Promise<WorkflowStepHarvest>;
+  harvest(
+    session: AgentSession,
+    workspace: Workspace,
+    config: Record<string, unknown>,
+  ): Promise<WorkflowStepHarvest>;
 }
 
 export interface TeamDefinition {

@@ -253,7 +253,7 @@ export function createWorkflowEngine(
     const described = await sessions.get(await ownerActor(row), session.id);
     let harvest;
     try {
-      harvest = await adapterOf(team).harvest(described, workspaceOf(row, step.team));
+      harvest = await adapterOf(team).harvest(described, workspaceOf(row, step.team), step.config);
     } catch (err) {
       return Boolean(
         await store.update(row.id, row.version, failurePatch(row, index, messageOf(err))),

@@ -5,6 +5,7 @@ import { optimizationPhase } from './phases/optimization';
 import { reviewPhase } from './phases/review';
 import { testsPhase } from './phases/tests';
 import { codeTeamRoutes } from './routes';
+import { codeWorkflow } from './workflow';
 
 /**
  * The Code team: Code Generation, Code Review, Optimization and Test Development, without human
@@ -29,4 +30,5 @@ export const codeTeam = codeDefinition.build({
     };
   },
   routes: codeTeamRoutes,
+  workflow: codeWorkflow,
 });

@@ -4,6 +4,7 @@ import { loadingPhase } from './phases/loading';
 import { profilingPhase } from './phases/profiling';
 import { sourcePhase } from './phases/source';
 import { dataTeamRoutes } from './routes';
+import { dataWorkflow } from './workflow';
 
 /**
  * The Data team: Data Source, Data Loading, Data Profiling (a checkpoint where the researcher
@@ -18,4 +19,5 @@ export const dataTeam = data.build({
     analysisType: results.analysis?.analysisType ?? null,
   }),
   routes: dataTeamRoutes,
+  workflow: dataWorkflow,
 });

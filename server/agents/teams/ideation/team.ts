@@ -6,6 +6,7 @@ import { ideatePhase } from './phases/ideate';
 import { refinePhase } from './phases/refine';
 import { trendsPhase } from './phases/trends';
 import { registerIdeationRoutes } from './routes';
+import { ideationWorkflow } from './workflow';
 
 const HUMAN_PLAN: IdeationPhaseKey[] = ['ideate', 'refine', 'contextualize', 'finalize'];
 
@@ -34,4 +35,5 @@ export const ideationTeam = ideation.build({
   ],
   finalOutputs: (results) => results.finalize ?? null,
   routes: { prefix: '/api/agents/ideation-team', register: registerIdeationRoutes },
+  workflow: ideationWorkflow,
 });

@@ -5,6 +5,7 @@ import { questionPhase } from './phases/question';
 import { reportPhase } from './phases/report';
 import { searchPhase } from './phases/search';
 import { registerLiteratureRoutes } from './routes';
+import { literatureWorkflow } from './workflow';
 
 /**
  * The Literature Review team: workflow basic_hitl with the five phases of its phase table,
@@ -18,6 +19,7 @@ export const literatureTeam = literature.build({
     bibliographyDocumentId: results.complete?.bibliographyDocumentId ?? null,
   }),
   link: (sessionId) => `/app/literature-team?session=${sessionId}`,
+  workflow: literatureWorkflow,
   routes: {
     prefix: '/api/literature-team',
     register(app, kit) {

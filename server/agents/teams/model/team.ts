@@ -4,6 +4,7 @@ import { completePhase } from './phases/complete';
 import { mathematicalModelPhase } from './phases/model';
 import { theoryPhase } from './phases/theory';
 import { modelTeamRoutes } from './routes';
+import { modelWorkflow } from './workflow';
 
 /**
  * The Model team: Theoretical Framework, Mathematical Model and Calibration & Estimation, each
@@ -16,4 +17,5 @@ export const modelTeam = modelDefinition.build({
     modelType: results.model?.description.type ?? null,
   }),
   routes: modelTeamRoutes,
+  workflow: modelWorkflow,
 });
