@@ -31,7 +31,12 @@ const ETC_READ_ONLY = [
 export interface SandboxFile {
   /** Absolute path inside the sandbox. */
   dest: string;
-  content: string;
+  content: string | Buffer;
+  /**
+   * Mounted read-only (bwrap --ro-bind-data), for the caller's input data: the program can read
+   * it but not change or delete it. Its folder is created when missing.
+   */
+  readOnly?: boolean;
 }
 
 export interface BwrapPlan {
@@ -121,7 +126,17 @@ export function buildBwrapArgs(input: {
     '--dir',
     MATPLOTLIB_DIR,
   );
-  input.files.forEach((file, i) => args.push('--file', String(4 + i), file.dest));
+  const folders = new Set<string>();
+  for (const file of input.files) {
+    const folder = file.dest.slice(0, file.dest.lastIndexOf('/'));
+    if (file.readOnly && folder !== WORK_DIR && !folders.has(folder)) {
+      folders.add(folder);
+      args.push('--dir', folder);
+    }
+  }
+  input.files.forEach((file, i) =>
+    args.push(file.readOnly ? '--ro-bind-data' : '--file', String(4 + i), file.dest),
+  );
   const inputs: Array<string | Buffer> = input.files.map((file) => file.content);
   if (input.seccomp) {
     args.push('--seccomp', String(4 + inputs.length));

@@ -3,7 +3,15 @@
  * without network, with a read-only system, a private size-capped working directory and limits
  * on time, CPU, memory, processes and output. Never runs anything without bubblewrap.
  */
-export { createSandbox, defaultMainFile, listRuntimes, NO_BWRAP, NO_CODE } from './sandbox';
+export {
+  createSandbox,
+  DATA_DIR_NAME,
+  defaultMainFile,
+  listRuntimes,
+  MAX_DATA_FILES_BYTES,
+  NO_BWRAP,
+  NO_CODE,
+} from './sandbox';
 export { sandboxService } from './service';
 export type { RunRequest, Sandbox, SandboxOptions, SandboxStatus } from './sandbox';
 export type { ExecutionKind, ExecutionResult } from './outcome';

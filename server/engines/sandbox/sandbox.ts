@@ -44,6 +44,11 @@ export interface RunRequest {
   code: string;
   /** More files for the working directory: tests, data (name -> text). */
   files?: Record<string, string>;
+  /**
+   * Input data placed read-only in the working directory's `data/` folder (name -> content),
+   * e.g. a project's dataset as CSV: the program reads `data/<name>`.
+   */
+  dataFiles?: Record<string, string | Buffer>;
   /** 'run' (default) runs the main file; 'test' runs `testFile` with the language's test command. */
   mode?: 'run' | 'test';
   /** The main file's name; by default main.py, main.R, main.m, model.mod or main.jl. */
@@ -82,6 +87,10 @@ export const NO_BWRAP =
 const FILE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}\.[A-Za-z]{1,8}$/;
 const MAX_FILES = 20;
 const MAX_FILES_BYTES = 4 * 1024 * 1024;
+/** The read-only input data of one run, all files together. */
+export const MAX_DATA_FILES_BYTES = 64 * 1024 * 1024;
+/** The folder of the working directory that holds the read-only input data. */
+export const DATA_DIR_NAME = 'data';
 const PROBE_TTL_MS = 60_000;
 
 const MAIN_FILE: Record<CodeLanguage, string> = {
@@ -200,7 +209,25 @@ function workFiles(request: RunRequest, mainFile: string): string | SandboxFile[
   if (request.mode === 'test') {
     if (!request.testFile || !(request.testFile in named)) return 'No test file to run';
   }
-  return names.map((name) => ({ dest: `${WORK_DIR}/${name}`, content: named[name]! }));
+  const data = Object.entries(request.dataFiles ?? {});
+  if (names.length + data.length > MAX_FILES)
+    return `At most ${MAX_FILES} files can be run together`;
+  let dataBytes = 0;
+  for (const [name, content] of data) {
+    if (!FILE_NAME.test(name)) {
+      return `Data file name '${name.slice(0, 80)}' is not allowed (letters, digits and _ then an extension)`;
+    }
+    dataBytes += typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+  }
+  if (dataBytes > MAX_DATA_FILES_BYTES) return 'The data files are too large to run';
+  return [
+    ...names.map((name) => ({ dest: `${WORK_DIR}/${name}`, content: named[name]! })),
+    ...data.map(([name, content]) => ({
+      dest: `${WORK_DIR}/${DATA_DIR_NAME}/${name}`,
+      content,
+      readOnly: true,
+    })),
+  ];
 }
 
 /**
