@@ -4,10 +4,14 @@ import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import { Box } from '@mui/material';
 import 'katex/dist/katex.min.css';
+import { ORIGIN_LABELS, splitModelPassages } from '../../common/provenance';
+import { OriginMark } from './OriginMark';
 
 /**
  * Renders a document's Markdown with GitHub tables and KaTeX math ($...$ and $$...$$).
  * react-markdown never renders raw HTML from the source, so uploaded text cannot inject markup.
+ * A passage marked as written by the model (common/provenance.ts modelPassage) is shown in a
+ * block of its own, outlined in the warning colour under the model's origin mark.
  */
 export function MarkdownView({ source }: { source: string }) {
   return (
@@ -41,9 +45,40 @@ export function MarkdownView({ source }: { source: string }) {
         '& a': { color: 'primary.main' },
       }}
     >
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkMath]} rehypePlugins={[rehypeKatex]}>
-        {source}
-      </ReactMarkdown>
+      {splitModelPassages(source).map((segment, i) =>
+        segment.kind === 'text' ? (
+          <Markdown key={i} source={segment.text} />
+        ) : (
+          <Box
+            key={i}
+            component="section"
+            aria-label={`${ORIGIN_LABELS.model}${segment.title ? `: ${segment.title}` : ''}`}
+            data-origin="model"
+            sx={{
+              my: 2,
+              p: 1.5,
+              border: 2,
+              borderStyle: 'dashed',
+              borderColor: 'warning.main',
+              borderRadius: 1,
+            }}
+          >
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+              <OriginMark origin="model" />
+              {segment.title && <strong>{segment.title}</strong>}
+            </Box>
+            <Markdown source={segment.text} />
+          </Box>
+        ),
+      )}
     </Box>
+  );
+}
+
+function Markdown({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm, remarkMath]} rehypePlugins={[rehypeKatex]}>
+      {source}
+    </ReactMarkdown>
   );
 }

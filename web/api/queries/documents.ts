@@ -5,6 +5,7 @@ import {
   documentReplySchema,
   type DocumentCategory,
 } from '../../../common/documents';
+import { provenanceReplySchema } from '../../../common/provenance';
 import { checkedApi, refreshTokens, unwrap } from '../client';
 import { getAuth } from '../session';
 import { queryString } from './query-string';
@@ -25,6 +26,7 @@ export const documentKeys = {
   lists: () => [...documentKeys.all, 'list'] as const,
   list: (query: DocumentListParams) => [...documentKeys.lists(), query] as const,
   detail: (id: string) => [...documentKeys.all, 'detail', id] as const,
+  provenance: (id: string) => [...documentKeys.all, 'provenance', id] as const,
 };
 
 export function useDocuments(query: DocumentListParams) {
@@ -61,6 +63,22 @@ export function useDocument(id: string | undefined) {
         return { ...document, content: await fetchText(document.contentUrl, signal) };
       }),
     enabled: Boolean(id),
+  });
+}
+
+/** Where a document's contents came from (GET /api/documents/{id}/provenance). */
+export function useDocumentProvenance(id: string | undefined, enabled = true) {
+  return useQuery({
+    queryKey: documentKeys.provenance(id ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(
+        checkedApi.get(
+          provenanceReplySchema,
+          `/api/documents/${encodeURIComponent(id ?? '')}/provenance`,
+          signal,
+        ),
+      ).then((r) => r.provenance),
+    enabled: Boolean(id) && enabled,
   });
 }
 

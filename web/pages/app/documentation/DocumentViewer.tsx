@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
@@ -7,18 +7,42 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import DownloadIcon from '@mui/icons-material/Download';
 import { DOCUMENT_CATEGORY_LABELS } from '../../../../common/documents';
 import { ErrorAlert } from '../../../components';
-import { useDocument } from '../../../api/queries/documents';
+import { ProvenancePanel } from '../../../components/ProvenancePanel';
+import { useDocument, useDocumentProvenance } from '../../../api/queries/documents';
 import { formatBytes, formatDateTime } from '../shared/format';
 import { DocumentContent } from './DocumentContent';
 import { fileNameOf } from './download';
 
-/** Shows one document (GET /api/documents/{id}) rendered by its format. */
+/** Where a document came from, read when its tab is first opened. */
+function DocumentProvenance({ id }: { id: string }) {
+  const provenance = useDocumentProvenance(id);
+  if (provenance.isPending) {
+    return <Skeleton variant="rounded" height={160} aria-label="Loading provenance" />;
+  }
+  if (provenance.isError) {
+    return (
+      <ErrorAlert
+        error={provenance.error}
+        title="Could not read where this document came from"
+        onRetry={() => void provenance.refetch()}
+      />
+    );
+  }
+  return <ProvenancePanel provenance={provenance.data} />;
+}
+
+/**
+ * Shows one document (GET /api/documents/{id}) rendered by its format, and on its Provenance
+ * tab where its contents came from.
+ */
 export function DocumentViewer({
   id,
   onClose,
@@ -33,6 +57,12 @@ export function DocumentViewer({
   const titleId = useId();
   const doc = useDocument(id);
   const d = doc.data;
+  // Each document opens on its content.
+  const [shown, setShown] = useState<{ id?: string; tab: 'content' | 'provenance' }>({
+    tab: 'content',
+  });
+  const tab = shown.id === id ? shown.tab : 'content';
+  const tabsId = useId();
   return (
     <Dialog
       open={id !== undefined}
@@ -79,8 +109,33 @@ export function DocumentViewer({
                 {formatBytes(d.size)} · {formatDateTime(d.created)}
               </Typography>
             </Stack>
-            <div data-testid="document-content">
-              <DocumentContent format={d.format} content={d.content} />
+            <Tabs
+              value={tab}
+              onChange={(_e, value: 'content' | 'provenance') => setShown({ id, tab: value })}
+              aria-label="Document views"
+              sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+            >
+              <Tab
+                value="content"
+                label="Document"
+                id={`${tabsId}-content-tab`}
+                aria-controls={`${tabsId}-content`}
+              />
+              <Tab
+                value="provenance"
+                label="Provenance"
+                id={`${tabsId}-provenance-tab`}
+                aria-controls={`${tabsId}-provenance`}
+              />
+            </Tabs>
+            <div role="tabpanel" id={`${tabsId}-${tab}`} aria-labelledby={`${tabsId}-${tab}-tab`}>
+              {tab === 'content' ? (
+                <div data-testid="document-content">
+                  <DocumentContent format={d.format} content={d.content} />
+                </div>
+              ) : (
+                <DocumentProvenance id={d.id} />
+              )}
             </div>
           </>
         ) : null}
