@@ -42,11 +42,49 @@ function invalidInput(what: string, error: z.ZodError): AppError {
 export function createSessionService(core: RuntimeCore): SessionService {
   const { store, registry, limits } = core;
 
-  async function visible(actor: SessionActor, sessionId: string): Promise<AgentSessionRow> {
+  /**
+   * Who may do what with a session: its owner everything; an editor of its project (owner or
+   * collaborator, never an account with the viewer role) drives it as well (feedback, approve,
+   * pause, resume, reset) and cancels it; other members of the project read it; administrators
+   * read and cancel any session but never drive another's (its later phases would run on the
+   * owner's model key and budget). Everybody else gets 404.
+   */
+  async function access(
+    actor: SessionActor,
+    sessionId: string,
+  ): Promise<{ row: AgentSessionRow; drive: boolean; cancel: boolean }> {
     if (!z.uuid().safeParse(sessionId).success) throw notFound('Session');
     const row = await store.get(sessionId);
-    if (!row || (row.ownerId !== actor.id && actor.role !== 'admin')) throw notFound('Session');
-    return row;
+    if (!row) throw notFound('Session');
+    if (row.ownerId === actor.id) return { row, drive: true, cancel: true };
+    const project = row.projectId
+      ? await core.app.modules.projects.permissions(actor, row.projectId)
+      : null;
+    if (project?.canEdit) return { row, drive: true, cancel: true };
+    if (actor.role === 'admin') return { row, drive: false, cancel: true };
+    if (project) return { row, drive: false, cancel: false };
+    throw notFound('Session');
+  }
+
+  async function visible(actor: SessionActor, sessionId: string): Promise<AgentSessionRow> {
+    return (await access(actor, sessionId)).row;
+  }
+
+  /** The session, if the actor may drive it (or, for `cancel`, cancel it); 403 for readers. */
+  async function controllable(
+    actor: SessionActor,
+    sessionId: string,
+    need: 'drive' | 'cancel',
+  ): Promise<AgentSessionRow> {
+    const found = await access(actor, sessionId);
+    if (!found[need]) {
+      throw forbidden(
+        need === 'cancel'
+          ? "Only the session's owner, an editor of its project or an administrator can cancel it"
+          : "Only the session's owner or an editor of its project can answer, pause, resume or reset it",
+      );
+    }
+    return found.row;
   }
 
   function teamOf(row: AgentSessionRow): TeamDefinition {
@@ -89,7 +127,11 @@ export function createSessionService(core: RuntimeCore): SessionService {
     opts: { countsAsNewActive?: boolean } = {},
   ): Promise<{ before: AgentSessionRow; after: AgentSessionRow; runPhase: boolean }> {
     for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
-      const row = await visible(actor, sessionId);
+      const row = await controllable(
+        actor,
+        sessionId,
+        event.type === 'cancel' ? 'cancel' : 'drive',
+      );
       const team = teamOf(row);
       let next: ReturnType<typeof transition>;
       try {
@@ -396,8 +438,14 @@ export function createSessionService(core: RuntimeCore): SessionService {
       };
     },
     async list(actor, filter, page) {
+      // Administrators list every session; members of a project every session of that project.
+      const everyone =
+        actor.role === 'admin' ||
+        (filter.projectId !== undefined &&
+          z.uuid().safeParse(filter.projectId).success &&
+          (await core.app.modules.projects.permissions(actor, filter.projectId)) !== null);
       const { rows, total } = await store.list(
-        { ...filter, ownerId: actor.role === 'admin' ? undefined : actor.id },
+        { ...filter, ownerId: everyone ? undefined : actor.id },
         page,
       );
       return { sessions: rows.map((r) => describeSession(core, r)), total };

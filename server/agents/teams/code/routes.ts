@@ -21,7 +21,7 @@ import {
 } from '../../../../common/teams/code';
 import { readPhaseResults, teamStartReplySchema } from '../../../../common/teams/shared';
 import type { sandboxService } from '../../../engines/sandbox';
-import { AppError, badRequest, conflict, notFound } from '../../../platform/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../../platform/errors';
 import {
   registerSessionReadRoutes,
   startReply,
@@ -130,6 +130,10 @@ export const codeTeamRoutes = {
       async (request) => {
         const actor = teamActor(request);
         const { code, language, sessionId } = request.body;
+        // Running code acts with the server's resources: accounts with the viewer role only read.
+        if (actor.role === 'viewer') {
+          throw forbidden('Accounts with the viewer role cannot execute code');
+        }
         if (code.trim() === '') throw badRequest(CODE_MESSAGES.noCode);
         if (sessionId) {
           // With a session, only its owner may run code for it (not even an administrator).
