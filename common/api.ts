@@ -32,11 +32,20 @@ export const idParamSchema = z.object({ id: z.uuid({ message: 'id must be a UUID
 export const versionInfoSchema = z.object({ version: z.string(), prefix: z.string() });
 export type VersionInfo = z.infer<typeof versionInfoSchema>;
 
+/** GET /api/health: the process is alive and answers; no dependency is asked. */
 export const healthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+});
+export type Health = z.infer<typeof healthSchema>;
+
+/** GET /api/ready: the database answers and the job queue is reachable (else 503, same body). */
+export const readinessSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   uptimeSeconds: z.number(),
   database: z.object({ state: z.enum(['up', 'down']), kind: z.enum(['pglite', 'postgres']) }),
   queue: z.object({ state: z.enum(['up', 'down', 'not-started']) }),
 });
-export type Health = z.infer<typeof healthSchema>;
+export type Readiness = z.infer<typeof readinessSchema>;

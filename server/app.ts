@@ -17,6 +17,7 @@ import { registerTextInputGuard } from './platform/text-input';
 import { registerJsonDepthLimit } from './platform/json-depth';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
+import { registerRequestMetrics } from './platform/metrics';
 import { registerModules } from './modules';
 
 /**
@@ -47,6 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  if (ctx.metrics) registerRequestMetrics(app, ctx.metrics);
   registerAccessControl(app, ctx.db, ctx.signer);
   registerJsonDepthLimit(app);
   registerTextInputGuard(app);

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db/connect';
 import { createAgentRuntime, type TeamDefinition } from './agents';
+import { createMetrics } from './platform/metrics';
 import { createMailer } from './platform/mailer';
 import { loggerOptions } from './platform/logging';
 import { protectDataDir } from './platform/data-dir';
@@ -63,6 +64,7 @@ export async function createContext(
       log,
     }),
     log,
+    metrics: config.metrics.enabled ? createMetrics() : null,
     startedAt: new Date(),
     version: readVersion(),
     notify: createNotifier(database.db),

@@ -4,6 +4,7 @@ import type { Api } from './platform/api';
 import type { Config } from './config';
 import type { Database, DatabaseHandle } from './db/connect';
 import type { Mailer } from './platform/mailer';
+import type { Metrics } from './platform/metrics';
 import type { Notify } from './platform/notify';
 import type { LoadUserLlmSettings, ModelStatusService } from './platform/llm-settings';
 import type { ModuleServices } from './module-services';
@@ -34,6 +35,8 @@ export interface AppContext {
   modelStatus: ModelStatusService;
   /** The modules' services as the agent runtime uses them (projects, datasets, documents, settings). */
   modules: ModuleServices;
+  /** Prometheus metrics when METRICS_ENABLED (the system module serves and feeds them). */
+  metrics: Metrics | null;
   startedAt: Date;
   version: string;
 }

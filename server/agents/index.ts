@@ -123,6 +123,8 @@ export async function createAgentRuntime(
 
   const runtime: AgentRuntime = {
     queueState: () => queue.state(),
+    queueDepth: () => queue.depth(),
+    socketClients: () => hub?.clientCount() ?? 0,
     teams: () => registry.teams().map((t) => registry.teamInfo(t)),
     sessions,
     models,

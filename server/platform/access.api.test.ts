@@ -181,6 +181,7 @@ describe('registerAccessControl', () => {
 /** The foundation's own routes and the access each must have. */
 const EXPECTED: Record<string, string> = {
   'GET /api/health': 'public',
+  'GET /api/ready': 'public',
   'GET /api/agents/status': 'user',
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',

@@ -17,6 +17,8 @@ export interface PhaseJob {
 
 export interface PhaseQueue {
   state(): 'up' | 'down' | 'not-started';
+  /** Jobs waiting to run (queued or to be retried), in every process; null if not answering. */
+  depth(): Promise<number | null>;
   /** Queues a phase job; a second job for the same session step is dropped while one waits. */
   enqueue(job: PhaseJob): Promise<void>;
   /** Runs up to `concurrency` jobs at once, calling `handler` for each. */
@@ -83,6 +85,11 @@ export async function createPhaseQueue(opts: {
 
   return {
     state: () => state,
+
+    async depth() {
+      if (state !== 'up') return null;
+      return boss.getQueueSize(PHASE_QUEUE).catch(() => null);
+    },
 
     async enqueue(job) {
       await boss.send(PHASE_QUEUE, job, {

@@ -92,6 +92,10 @@ export interface SessionService {
  */
 export interface AgentRuntime {
   queueState(): 'up' | 'down' | 'not-started';
+  /** Phase jobs waiting to run in the shared queue (the operator's metrics); null if unknown. */
+  queueDepth(): Promise<number | null>;
+  /** WebSocket clients connected to this process (the operator's metrics). */
+  socketClients(): number;
   /** The registered teams as GET /api/agents/teams lists them (label, stage, availability). */
   teams(): TeamInfo[];
   /** Registers the runtime's HTTP routes, the teams' routes and the /ws channel. */

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { healthSchema, versionInfoSchema } from '../../../common/api';
+import { healthSchema, readinessSchema, versionInfoSchema } from '../../../common/api';
 import type { Api, AppContext } from '../../context';
 import { listRuntimes } from '../../engines/sandbox/sandbox';
-import { checkHealth, teamStatusList } from './service';
+import { unauthorized } from '../../platform/errors';
+import { hasMetricsToken } from '../../platform/metrics';
+import { checkAlive, checkReady, teamStatusList } from './service';
+import { createSystemStore } from './store';
 
 export function systemRoutes(app: Api, ctx: AppContext) {
   app.get('/version.json', {
@@ -14,19 +17,29 @@ export function systemRoutes(app: Api, ctx: AppContext) {
     },
   });
 
+  // Liveness: answers while the process runs (a supervisor restarts it when this fails).
   app.get('/api/health', {
+    config: { access: 'public' },
+    schema: { response: { 200: z.object({ success: z.literal(true), data: healthSchema }) } },
+    handler: async () => ({ success: true as const, data: checkAlive(ctx) }),
+  });
+
+  // Readiness: the database and the job queue answer (a load balancer routes by this).
+  app.get('/api/ready', {
     config: { access: 'public' },
     schema: {
       response: {
-        200: z.object({ success: z.literal(true), data: healthSchema }),
-        503: z.unknown(),
+        200: z.object({ success: z.literal(true), data: readinessSchema }),
+        503: z.object({ success: z.literal(true), data: readinessSchema }),
       },
     },
     handler: async (_request, reply) => {
-      const data = await checkHealth(ctx);
+      const data = await checkReady(ctx);
       return reply.status(data.status === 'ok' ? 200 : 503).send({ success: true as const, data });
     },
   });
+
+  registerMetricsRoute(app, ctx);
 
   app.get('/api/agents/status', {
     config: { access: 'user' },
@@ -74,5 +87,35 @@ export function systemRoutes(app: Api, ctx: AppContext) {
         codeExecution: listRuntimes(ctx.config.env.CODE_SANDBOX_BWRAP || undefined),
       },
     }),
+  });
+}
+
+/**
+ * GET /api/metrics in Prometheus's text format, only when METRICS_ENABLED. With METRICS_TOKEN
+ * set it takes that bearer token (what a scraper can be given; no account needed), otherwise an
+ * administrator's access token.
+ */
+function registerMetricsRoute(app: Api, ctx: AppContext): void {
+  const metrics = ctx.metrics;
+  if (!metrics) return;
+  const store = createSystemStore(ctx.db);
+  metrics.read({
+    sessionsByStatus: () => store.sessionsByStatus(),
+    modelTokens: () => store.modelTokens(),
+    queueDepth: () => ctx.agents.queueDepth(),
+    socketClients: () => ctx.agents.socketClients(),
+  });
+  const token = ctx.config.metrics.token;
+  app.get('/api/metrics', {
+    config: { access: token ? 'public' : 'admin' },
+    handler: async (request, reply) => {
+      if (token && !hasMetricsToken(request, token)) {
+        throw unauthorized('Send the metrics token as Authorization: Bearer <METRICS_TOKEN>');
+      }
+      return reply
+        .header('Content-Type', metrics.registry.contentType)
+        .header('Cache-Control', 'no-store')
+        .send(await metrics.registry.metrics());
+    },
   });
 }

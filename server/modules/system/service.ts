@@ -1,18 +1,31 @@
 import type { TeamInfo } from '../../../common/agents';
-import type { Health } from '../../../common/api';
+import type { Health, Readiness } from '../../../common/api';
 import { CUSTOMIZED_WORKFLOW, teamMaturity, type TeamMaturity } from '../../../common/constants';
 import { WORKFLOW_STAGES } from '../../../common/projects';
 import type { AppContext } from '../../context';
 import { pingDatabase } from '../../db/connect';
 
-/** The server's health as /api/health reports it: the database answers and the queue runs. */
-export async function checkHealth(ctx: AppContext): Promise<Health> {
-  const dbUp = await pingDatabase(ctx.db);
-  const queueState = ctx.agents.queueState();
+const uptimeSeconds = (ctx: AppContext) =>
+  Math.round((Date.now() - ctx.startedAt.getTime()) / 1000);
+
+/** /api/health: the process answers. Nothing else is asked, so a slow database never fails it. */
+export function checkAlive(ctx: AppContext): Health {
+  return { status: 'ok', version: ctx.version, uptimeSeconds: uptimeSeconds(ctx) };
+}
+
+/**
+ * /api/ready: the database answers a query and the job queue answers one too (its count of
+ * waiting jobs, through the queue's own connections), so a load balancer sends requests only
+ * to a process that can serve them.
+ */
+export async function checkReady(ctx: AppContext): Promise<Readiness> {
+  const [dbUp, depth] = await Promise.all([pingDatabase(ctx.db), ctx.agents.queueDepth()]);
+  const started = ctx.agents.queueState();
+  const queueState = started === 'up' && depth === null ? 'down' : started;
   return {
     status: dbUp && queueState !== 'down' ? 'ok' : 'degraded',
     version: ctx.version,
-    uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+    uptimeSeconds: uptimeSeconds(ctx),
     database: { state: dbUp ? 'up' : 'down', kind: ctx.database.kind },
     queue: { state: queueState },
   };
