@@ -99,6 +99,17 @@ describe('gateCitations', () => {
     expect(gateCitations(plain, []).text).toBe(plain);
   });
 
+  it("leaves R's printed vectors alone but checks numbered reference entries", () => {
+    const r = '[1] 0.53 1.20\n[1] 2019 2020';
+    expect(gateCitations(r, [])).toEqual({ text: r, removed: [], checked: 0 });
+    const entry = '[3] Fabricated, A. Invented results. 2031.';
+    const gated = gateCitations(`Intro.\n${entry}`, numbered);
+    expect(gated.text).toBe('Intro.');
+    expect(gated.removed).toEqual([
+      { citation: entry, reason: 'no work 3 was retrieved in this session' },
+    ]);
+  });
+
   it('reads authors written "Family, Given" as well as "Given Family"', () => {
     const work: CitableWork = { title: 'T', authors: ['Smith, Ada'], year: 2019 };
     expect(gateCitations('As (Smith, 2019) shows.', [work]).removed).toEqual([]);

@@ -44,9 +44,10 @@ export const REFERENCES_HEADING =
   /^#{1,6}\s*(references|bibliography|works cited|reference list)\b.*$/im;
 /**
  * [3], [3, 7], [3; 7], [4-6], [4–6]; not Markdown links ([text](url)), link definitions
- * ([1]: url), footnotes ([^1]) or an index after a name (x[1]).
+ * ([1]: url), footnotes ([^1]), an index after a name (x[1]) or R's printed vectors ([1] 0.53).
  */
-export const NUMBERED_CITATION = /(?<![\p{L}\p{N}_])\[(\s*\d+(?:\s*[-–,;]\s*\d+)*\s*)\](?![(:])/gu;
+export const NUMBERED_CITATION =
+  /(?<![\p{L}\p{N}_])\[(\s*\d+(?:\s*[-–,;]\s*\d+)*\s*)\](?![(:]|[ \t]*-?\d)/gu;
 const NAME = String.raw`[A-Z][\p{L}'’-]+(?:\s+(?:van|von|de|der|da|di|le|la)\s+[A-Z][\p{L}'’-]+)?`;
 const AUTHORS = String.raw`(${NAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+(${NAME}))?`;
 const YEAR = String.raw`((?:19|20)\d{2})[a-z]?`;
@@ -69,7 +70,7 @@ const APA_AUTHOR_YEAR = new RegExp(
 );
 /** A line written as a reference entry: "Smith, A. (2019) ..." or "[3] Smith ... 2019 ...". */
 const REFERENCE_ENTRY_LINE = new RegExp(
-  String.raw`^\s*(?:[-*+]\s+|\d+\.\s+)?(?:${NAME},\s+[A-Z]\.|\[\d+\]\s+\S)[^\n]*\b(?:19|20)\d{2}`,
+  String.raw`^\s*(?:[-*+]\s+|\d+\.\s+)?(?:${NAME},\s+[A-Z]\.|\[\d+\]\s+\p{Lu})[^\n]*\b(?:19|20)\d{2}`,
   'u',
 );
 const DOI = /(?:https?:\/\/(?:dx\.)?doi\.org\/|\bdoi:?\s*)?\b10\.\d{4,9}\/[^\s)\]>"]+/gi;
