@@ -47,6 +47,30 @@ export function useProjects(query: ProjectListParams) {
   });
 }
 
+/** How many projects a project selector lists (the API's largest page). */
+const PROJECTS_IN_SELECTOR = 200;
+
+/**
+ * The projects a selector offers, most recently changed first: every project the caller can
+ * read, each with `canEdit` (a start or a move into a project needs it).
+ */
+export function useSelectableProjects(enabled = true) {
+  return useQuery({
+    // Under the lists' key, so a change to any project refreshes it; its own shape, its own key.
+    queryKey: [...projectKeys.lists(), 'selectable'] as const,
+    queryFn: ({ signal }) =>
+      unwrap(
+        checkedApi.get(
+          projectListReplySchema,
+          `/api/projects${queryString({ limit: PROJECTS_IN_SELECTOR, sort: 'recently_updated' })}`,
+          signal,
+        ),
+      ).then((r) => r.data.projects),
+    enabled,
+    staleTime: 30_000,
+  });
+}
+
 export function useProject(id: string | undefined) {
   return useQuery({
     queryKey: projectKeys.detail(id ?? ''),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { sessionListReplySchema } from '../../../common/agents';
+import { sessionListReplySchema, type AgentSession } from '../../../common/agents';
 import { checkedApi, unwrap } from '../client';
 import { queryString } from './query-string';
 
@@ -7,6 +7,7 @@ import { queryString } from './query-string';
 export const sessionKeys = {
   all: ['agent-sessions'] as const,
   byProject: (projectId: string) => [...sessionKeys.all, 'project', projectId] as const,
+  open: (teamId: string) => [...sessionKeys.all, 'open', teamId] as const,
 };
 
 export function useProjectSessions(projectId: string | undefined) {
@@ -22,6 +23,34 @@ export function useProjectSessions(projectId: string | undefined) {
       ),
     enabled: Boolean(projectId),
     // The runtime may not be deployed yet; a 404 means "no sessions to show", not an outage.
+    retry: false,
+  });
+}
+
+/**
+ * The caller's open sessions of one team (running or waiting at a checkpoint), newest first: what
+ * a team screen opened without a session offers to resume.
+ */
+export function useOpenTeamSessions(teamId: string, enabled = true) {
+  return useQuery({
+    queryKey: sessionKeys.open(teamId),
+    queryFn: async ({ signal }): Promise<AgentSession[]> => {
+      const lists = await Promise.all(
+        (['waiting_for_input', 'processing'] as const).map((status) =>
+          unwrap(
+            checkedApi.get(
+              sessionListReplySchema,
+              `/api/agents/sessions${queryString({ teamId, status, limit: 20 })}`,
+              signal,
+            ),
+          ),
+        ),
+      );
+      // A session that changed status between the two calls is listed once.
+      const byId = new Map(lists.flatMap((l) => l.sessions).map((s) => [s.sessionId, s]));
+      return [...byId.values()].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    },
+    enabled,
     retry: false,
   });
 }

@@ -42,6 +42,7 @@ import {
   StartButtonRow,
   StatusChip,
   TeamScreenLayout,
+  useTeamProjectId,
   useTeamSession,
   WorkflowAside,
 } from '../shared';
@@ -89,6 +90,7 @@ export default function DataTeamPage() {
     initialSessionId: params.get('session') ?? undefined,
   });
 
+  const projectId = useTeamProjectId();
   const [dataSource, setDataSource] = useState<DataSourceKind>('upload');
   const [analysisType, setAnalysisType] = useState<AnalysisType>('profile');
   const [file, setFile] = useState<File | null>(null);
@@ -123,8 +125,10 @@ export default function DataTeamPage() {
     if (dataSource === 'url' && !url.trim()) return setFormError(DATA_MESSAGES.noUrl);
     setFormError(undefined);
     if (dataSource === 'upload' && file) {
+      // The upload is not a start the session hook makes: it asks and adds the project here.
+      if (!(await session.confirmStart())) return;
       const form = new FormData();
-      form.append('config', JSON.stringify({ analysisType }));
+      form.append('config', JSON.stringify({ analysisType, ...(projectId ? { projectId } : {}) }));
       form.append('file', file, file.name);
       setUploading(true);
       const reply = await checkedApi.upload(teamStartReplySchema, `${DATA_TEAM_BASE}/upload`, form);

@@ -34,11 +34,11 @@ export default function IdeationTeamPage() {
   const [workflow, setWorkflow] = useState<string>(IDEATION_WORKFLOW.value);
   const [started, setStarted] = useState(false);
   const run = useIdeationRun();
-  const followId = params.get('session');
+  const followId = params.get('sessionId') ?? params.get('session');
   const { follow } = run;
 
   useEffect(() => {
-    // A notification links here with ?session=: show that run.
+    // A session in the address (?sessionId=, or a notification's ?session=): show that run.
     if (!followId) return;
     setStarted(true);
     follow(followId);

@@ -80,15 +80,16 @@ export function useIdeationRun(options: IdeationRunOptions = {}): IdeationRun {
   });
   const [requested, setRequested] = useState<Requested | null>(null);
 
-  const { start: startSession, attach } = session;
+  const { requestStart, attach } = session;
   const start = useCallback(
     async (body: StartIdeationRequest) => {
       const mode = body.mode ?? 'human';
       setRequested({ mode, outcome: 'pending' });
-      const started = await startSession(body);
-      setRequested({ mode, outcome: started ? 'started' : 'refused' });
+      const outcome = await requestStart(body);
+      // Declined: the user resumed an open session or kept the one shown; nothing was refused.
+      setRequested(outcome === 'declined' ? null : { mode, outcome });
     },
-    [startSession],
+    [requestStart],
   );
 
   const follow = useCallback(

@@ -9,6 +9,7 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import RestartAlt from '@mui/icons-material/RestartAlt';
 import Send from '@mui/icons-material/Send';
 import { FEEDBACK_MAX } from '../../../common/agents';
+import { useReadOnlyReason } from './teamScope';
 
 export interface CheckpointPanelProps {
   /** e.g. 'Checkpoint 1: Theoretical Framework Review'. */
@@ -28,7 +29,9 @@ export interface CheckpointPanelProps {
 
 /**
  * The human checkpoint: a feedback box with Submit Feedback (disabled
- * while the text is blank), Approve & Continue (sends 'Approved') and Reset.
+ * while the text is blank), Approve & Continue (sends 'Approved') and Reset. For a session someone
+ * else started (a project member following it) what is reviewed stays, the box and buttons give
+ * way to a sentence saying why.
  */
 export function CheckpointPanel({
   title,
@@ -41,6 +44,7 @@ export function CheckpointPanel({
 }: CheckpointPanelProps) {
   const [feedback, setFeedback] = useState('');
   const headingId = useId();
+  const readOnly = useReadOnlyReason();
   const blank = feedback.trim() === '';
 
   const submit = async () => {
@@ -66,39 +70,45 @@ export function CheckpointPanel({
           </Alert>
         )}
         {children}
-        <TextField
-          label="Your feedback"
-          placeholder="What should the team change? Leave blank and approve to continue."
-          multiline
-          minRows={3}
-          value={feedback}
-          onChange={(e) => setFeedback(e.target.value)}
-          slotProps={{ htmlInput: { maxLength: FEEDBACK_MAX } }}
-          helperText="Feedback re-runs this phase with your comments; Approve & Continue moves on."
-          disabled={busy}
-        />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-          <Button
-            variant="outlined"
-            startIcon={<Send />}
-            onClick={() => void submit()}
-            disabled={blank || busy}
-          >
-            Submit Feedback
-          </Button>
-          <Button
-            variant="contained"
-            color="success"
-            startIcon={<CheckCircle />}
-            onClick={() => void onApprove()}
-            disabled={busy}
-          >
-            Approve &amp; Continue
-          </Button>
-          <Button color="inherit" startIcon={<RestartAlt />} onClick={onReset} disabled={busy}>
-            Reset
-          </Button>
-        </Stack>
+        {readOnly ? (
+          <Alert severity="info">{readOnly}</Alert>
+        ) : (
+          <>
+            <TextField
+              label="Your feedback"
+              placeholder="What should the team change? Leave blank and approve to continue."
+              multiline
+              minRows={3}
+              value={feedback}
+              onChange={(e) => setFeedback(e.target.value)}
+              slotProps={{ htmlInput: { maxLength: FEEDBACK_MAX } }}
+              helperText="Feedback re-runs this phase with your comments; Approve & Continue moves on."
+              disabled={busy}
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+              <Button
+                variant="outlined"
+                startIcon={<Send />}
+                onClick={() => void submit()}
+                disabled={blank || busy}
+              >
+                Submit Feedback
+              </Button>
+              <Button
+                variant="contained"
+                color="success"
+                startIcon={<CheckCircle />}
+                onClick={() => void onApprove()}
+                disabled={busy}
+              >
+                Approve &amp; Continue
+              </Button>
+              <Button color="inherit" startIcon={<RestartAlt />} onClick={onReset} disabled={busy}>
+                Reset
+              </Button>
+            </Stack>
+          </>
+        )}
       </Stack>
     </Paper>
   );

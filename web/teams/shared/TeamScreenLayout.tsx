@@ -4,6 +4,9 @@ import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import { PageHeader } from '../../components/PageHeader';
 import { FUN_FACTS_FOOTER_SPACE, FunFactsFooter } from './FunFactsFooter';
+import { OpenSessionsNotice } from './OpenSessionsNotice';
+import { ProjectPicker } from './ProjectPicker';
+import { StartQuestionDialog } from './StartQuestionDialog';
 
 export interface TeamScreenLayoutProps {
   title: string;
@@ -20,7 +23,9 @@ export interface TeamScreenLayoutProps {
 
 /**
  * The frame every team screen shares: the page header, a side panel beside the work area from
- * md up (stacked on a phone), and the fun-facts footer with room kept for it.
+ * md up (stacked on a phone), and the fun-facts footer with room kept for it. On a team route
+ * (inside TeamScopeProvider) the work area starts with the project selector and the user's open
+ * sessions, and the question asked before a start that would leave an open session behind.
  */
 export function TeamScreenLayout({
   title,
@@ -42,9 +47,12 @@ export function TeamScreenLayout({
           </Grid>
         )}
         <Grid size={{ xs: 12, md: aside ? 8 : 12, lg: aside ? 9 : 12 }} sx={{ minWidth: 0 }}>
+          <ProjectPicker />
+          <OpenSessionsNotice />
           {children}
         </Grid>
       </Grid>
+      <StartQuestionDialog />
       {funFacts && <FunFactsFooter />}
     </Box>
   );

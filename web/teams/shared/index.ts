@@ -15,6 +15,7 @@ export {
   useTeamSession,
   TEAM_POLL_INTERVAL_MS,
   type SessionHttp,
+  type StartOutcome,
   type TeamSession,
   type UseTeamSessionOptions,
 } from './useTeamSession';
@@ -28,6 +29,14 @@ export {
   type TeamSessionEndpoints,
 } from './endpoints';
 export { snapshotOfSession, type LogLine, type SessionSnapshot } from './sessionState';
+export {
+  TeamScopeProvider,
+  useTeamProjectId,
+  useTeamScope,
+  sessionIdOf,
+  type TeamScope,
+} from './teamScope';
+export { teamSessionHref } from './sessionLinks';
 export { ModelRequiredNotice } from './ModelRequiredNotice';
 export { ResultTabs, type ResultTabsProps } from './ResultTabs';
 export { WorkflowAside, type WorkflowAsideProps } from './WorkflowAside';

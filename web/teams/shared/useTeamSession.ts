@@ -23,6 +23,8 @@ import {
   sessionReducer,
   type SessionSnapshot,
 } from './sessionState';
+import { isSessionLimitFailure, listOpenSessions, sessionFacts, withProject } from './openSessions';
+import { isOpenStatus, readOnlyReason, useTeamScope, type OpenSession } from './teamScope';
 import { useReadAfterSettling } from './useReadAfterSettling';
 import { useSubmitting } from './useSubmitting';
 
@@ -80,9 +82,18 @@ export interface UseTeamSessionOptions<TStart> {
   /** Defaults to the app's shared connection. */
   socket?: TeamSocket;
   http?: SessionHttp;
-  /** Follow an existing session from the start (e.g. from the address bar). */
+  /**
+   * Follow an existing session from the start. On a team route the address's `?sessionId=` (or
+   * `?session=`) is followed without it.
+   */
   initialSessionId?: string;
 }
+
+/**
+ * How a start the screen asked for ended: the session started, the server refused it (the error
+ * says why), or the user chose to resume an open session or not to start after all.
+ */
+export type StartOutcome = 'started' | 'refused' | 'declined';
 
 export interface TeamSession<TStart> {
   sessionId: string | undefined;
@@ -112,7 +123,20 @@ export interface TeamSession<TStart> {
   connection: ConnectionState;
   /** The wait before the next poll. */
   pollDelayMs: number;
+  /** Starts a session (true when it started); see `requestStart`. */
   start(input: TStart): Promise<boolean>;
+  /**
+   * On a team route, a start that would leave an open session of this team behind asks first
+   * (resume it, start another, or cancel); every start goes into the address's project.
+   */
+  requestStart(input: TStart): Promise<StartOutcome>;
+  /**
+   * The question of `requestStart` alone, for a start the hook does not make (an upload): true
+   * when the screen may go on and start.
+   */
+  confirmStart(): Promise<boolean>;
+  /** Why the user cannot answer or stop this session (someone else started it), if so. */
+  readOnly: string | undefined;
   /** Sends feedback (blank text is refused locally). Other text than 'Approved' re-runs the phase. */
   submitFeedback(feedback: string): Promise<boolean>;
   /** Approve & Continue: sends 'Approved'. */
@@ -148,6 +172,7 @@ export function useTeamSession<TStart = GenericStartInput>(
   const pollIntervalMs = options.pollIntervalMs ?? TEAM_POLL_INTERVAL_MS;
   const http = options.http ?? defaultHttp;
   const socket = options.socket ?? getTeamSocket();
+  const scope = useTeamScope();
   const endpoints = useMemo(
     () =>
       ({
@@ -163,10 +188,20 @@ export function useTeamSession<TStart = GenericStartInput>(
 
   // Callbacks read the newest values without re-subscribing.
   const { nextPollDelay, onNotFound } = options;
-  const latest = useRef({ state, endpoints, http, startErrorText, nextPollDelay, onNotFound });
-  useEffect(() => {
-    latest.current = { state, endpoints, http, startErrorText, nextPollDelay, onNotFound };
+  const latest = useRef({
+    state,
+    endpoints,
+    http,
+    startErrorText,
+    nextPollDelay,
+    onNotFound,
+    scope,
   });
+  useEffect(() => {
+    latest.current = { state, endpoints, http, startErrorText, nextPollDelay, onNotFound, scope };
+  });
+  /** The session followed, as soon as the screen chose it (the state catches up a render later). */
+  const followed = useRef<string | undefined>(undefined);
   /** Bumped by every local action: a poll that started before one is dropped. */
   const generation = useRef(0);
   const [fetchNow, setFetchNow] = useState(0);
@@ -181,7 +216,9 @@ export function useTeamSession<TStart = GenericStartInput>(
       return false;
     }
     generation.current += 1;
+    followed.current = undefined;
     dispatch({ type: 'reset' });
+    latest.current.scope?.setSessionId(undefined);
     notFound();
     return true;
   }, []);
@@ -294,25 +331,90 @@ export function useTeamSession<TStart = GenericStartInput>(
   const attach = useCallback(
     (id: string, snapshot?: SessionSnapshot, started = false) => {
       generation.current += 1;
+      followed.current = id;
       lastUpdateAt.current = undefined;
       setPollDelayMs(pollIntervalMs);
       dispatch({ type: 'attach', sessionId: id, started, ...(snapshot ? { snapshot } : {}) });
       if (!snapshot) setFetchNow((n) => n + 1);
+      // From now on a reload, Back or a shared link opens this session.
+      latest.current.scope?.setSessionId(id);
     },
     [pollIntervalMs],
   );
 
+  // The session the address names (or the screen's own initial one), unless already followed.
+  const addressed = initialSessionId ?? scope?.sessionId;
   useEffect(() => {
-    if (initialSessionId) attach(initialSessionId);
-  }, [initialSessionId, attach]);
+    if (addressed && addressed !== followed.current) attach(addressed);
+  }, [addressed, attach]);
 
-  const start = useCallback(
+  // The frame learns which session is shown (whose it is, its project, where it stands), and the
+  // project selector follows the shown session's project.
+  const facts = useMemo(() => sessionFacts(state.session), [state.session]);
+  const { ownerId, projectId: sessionProjectId } = facts;
+  const show = scope?.show;
+  const checkpointShown = state.checkpoint;
+  useEffect(() => {
+    if (!show) return;
+    show(
+      sessionId
+        ? {
+            sessionId,
+            status,
+            checkpoint: checkpointShown,
+            ...(ownerId ? { ownerId } : {}),
+            ...(sessionProjectId !== undefined ? { projectId: sessionProjectId } : {}),
+          }
+        : undefined,
+    );
+  }, [show, sessionId, status, checkpointShown, ownerId, sessionProjectId]);
+  useEffect(() => (show ? () => show(undefined) : undefined), [show]);
+  const setProjectId = scope?.setProjectId;
+  useEffect(() => {
+    if (setProjectId && sessionId && sessionProjectId) setProjectId(sessionProjectId);
+  }, [setProjectId, sessionId, sessionProjectId]);
+  const readOnly = readOnlyReason(scope?.userId, ownerId);
+
+  /**
+   * Whether a start may go on: on a team route, an open session of this team (the one shown, or
+   * one of the user's found on the server) makes the frame ask; 'resume' follows that session.
+   */
+  const confirmStart = useCallback(async (): Promise<'start' | 'resume' | 'cancel'> => {
+    const { scope: sc, state: current, http: client } = latest.current;
+    if (!sc) return 'start';
+    const mine = !readOnlyReason(sc.userId, sessionFacts(current.session).ownerId);
+    let open: OpenSession | undefined;
+    let shown = false;
+    if (current.sessionId && isOpenStatus(current.status) && mine) {
+      shown = true;
+      open = {
+        sessionId: current.sessionId,
+        teamId,
+        status: current.status,
+        checkpoint: current.checkpoint,
+      };
+    } else {
+      const list = await listOpenSessions(client, teamId);
+      open = list.find((s) => s.sessionId !== current.sessionId);
+    }
+    if (!open) return 'start';
+    const choice = await sc.ask({ session: open, shown });
+    if (choice === 'resume' && !shown) attach(open.sessionId);
+    return choice;
+  }, [teamId, attach]);
+
+  const startNow = useCallback(
     (input: TStart) =>
       whileSubmitting(async () => {
-        const { endpoints: ep, http: client, startErrorText: errorText } = latest.current;
+        const {
+          endpoints: ep,
+          http: client,
+          startErrorText: errorText,
+          scope: sc,
+        } = latest.current;
         generation.current += 1;
         const request = ep.start(input);
-        const reply = await client.post(request.path, request.body);
+        const reply = await client.post(request.path, withProject(request.body, sc?.projectId));
         if (forgetIfNotFound(reply)) return true;
         if (isFailure(reply)) {
           dispatch({
@@ -320,6 +422,10 @@ export function useTeamSession<TStart = GenericStartInput>(
             error: errorText(failureText(reply)),
             status: 'error',
           });
+          // At the session limit the frame names the open sessions, each with its link.
+          if (sc && isSessionLimitFailure(reply)) {
+            sc.showOpenSessions(await listOpenSessions(client));
+          }
           return false;
         }
         const started = ep.readStart(reply);
@@ -331,11 +437,29 @@ export function useTeamSession<TStart = GenericStartInput>(
           });
           return false;
         }
+        latest.current.scope?.showOpenSessions(undefined);
         attach(started.sessionId, started.snapshot, true);
         return true;
       }),
     [whileSubmitting, attach, forgetIfNotFound],
   );
+
+  const requestStart = useCallback(
+    (input: TStart): Promise<StartOutcome> => {
+      const outcome = (ok: boolean): StartOutcome => (ok ? 'started' : 'refused');
+      // Outside a team route there is no one to ask: the call goes out at once, in this tick.
+      if (!latest.current.scope) return startNow(input).then(outcome);
+      return confirmStart().then((choice) =>
+        choice === 'start' ? startNow(input).then(outcome) : 'declined',
+      );
+    },
+    [confirmStart, startNow],
+  );
+  const start = useCallback(
+    (input: TStart) => requestStart(input).then((outcome) => outcome === 'started'),
+    [requestStart],
+  );
+  const confirm = useCallback(async () => (await confirmStart()) === 'start', [confirmStart]);
 
   const submitFeedback = useCallback(
     (feedback: string) =>
@@ -368,12 +492,17 @@ export function useTeamSession<TStart = GenericStartInput>(
   const reset = useCallback(
     () =>
       whileSubmitting(async () => {
-        const { endpoints: ep, http: client, state: current } = latest.current;
+        const { endpoints: ep, http: client, state: current, scope: sc } = latest.current;
         generation.current += 1;
+        followed.current = undefined;
         setPollDelayMs(pollIntervalMs);
         dispatch({ type: 'reset' });
+        sc?.setSessionId(undefined);
+        sc?.showOpenSessions(undefined);
         const running = current.status === 'processing' || current.status === 'waiting_for_input';
-        if (current.sessionId && running && ep.reset) {
+        // Someone else's session is only left, never stopped from here.
+        const mine = !readOnlyReason(sc?.userId, sessionFacts(current.session).ownerId);
+        if (current.sessionId && running && mine && ep.reset) {
           const request = ep.reset(current.sessionId);
           const reply = await client.post(request.path, request.body);
           if (isFailure(reply)) console.warn('Reset failed:', failureText(reply));
@@ -382,7 +511,13 @@ export function useTeamSession<TStart = GenericStartInput>(
     [whileSubmitting, pollIntervalMs],
   );
 
-  const follow = useCallback((id: string) => attach(id), [attach]);
+  // Following the session already followed changes nothing (a link back to the same session).
+  const follow = useCallback(
+    (id: string) => {
+      if (id !== followed.current) attach(id);
+    },
+    [attach],
+  );
   const refresh = useCallback(async () => {
     const id = latest.current.state.sessionId;
     if (id) await pollOnce(id);
@@ -406,6 +541,9 @@ export function useTeamSession<TStart = GenericStartInput>(
     connection,
     pollDelayMs,
     start,
+    requestStart,
+    confirmStart: confirm,
+    readOnly,
     submitFeedback,
     approve,
     reset,

@@ -87,6 +87,8 @@ export interface Call {
 export class FakeRuntimeHttp implements SessionHttp {
   session: AgentSession = makeSession();
   logs: string[] = [];
+  /** What GET /api/agents/sessions?... lists (filtered by the query's teamId and status). */
+  listed: AgentSession[] = [];
   readonly calls: Call[] = [];
   private failures = new Map<string, { status: number; message: string }>();
 
@@ -109,6 +111,16 @@ export class FakeRuntimeHttp implements SessionHttp {
     return undefined;
   }
 
+  private list(path: string): ApiResult<unknown> {
+    const query = new URLSearchParams(path.slice(path.indexOf('?') + 1));
+    const teamId = query.get('teamId');
+    const status = query.get('status');
+    const sessions = this.listed.filter(
+      (s) => (!teamId || s.teamId === teamId) && (!status || s.status === status),
+    );
+    return { success: true, sessions, total: sessions.length, limit: 20, offset: 0 };
+  }
+
   count(method: Call['method'], pathPrefix: string): number {
     return this.calls.filter((c) => c.method === method && c.path.startsWith(pathPrefix)).length;
   }
@@ -117,6 +129,7 @@ export class FakeRuntimeHttp implements SessionHttp {
     this.calls.push({ method: 'GET', path });
     const failed = this.failure(path);
     if (failed) return failed;
+    if (path.startsWith('/api/agents/sessions?')) return this.list(path);
     const logsMatch = /\/logs\?after=(\d+)$/.exec(path);
     if (logsMatch) {
       const after = Number(logsMatch[1]);

@@ -1,0 +1,234 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useSearchParams } from 'react-router';
+import type { SessionStatus } from '../../../common/agents';
+import { useSessionUser } from '../../api/session';
+
+/**
+ * What a team screen shares with the address bar and with the frame around it, so that every
+ * team gets it from the shared session hook and TeamScreenLayout without code of its own:
+ *
+ * - the session shown lives in `?sessionId=` from the moment it starts or is followed (the
+ *   address is replaced, not pushed, so Back leaves the screen), so a reload, Back or a link
+ *   shared with a collaborator opens it again; `?session=`, which notifications still use, is
+ *   read as the same thing;
+ * - the project the next start goes into lives in `?projectId=` (absent: no project);
+ * - the session hook tells the frame which session it shows (the frame makes a checkpoint
+ *   read-only for someone who did not start it), asks it before a start that would leave an open
+ *   session behind, and hands it the open sessions when the server refuses a start at the limit.
+ *
+ * This file stays free of MUI: the router wraps every team route in the provider.
+ */
+
+export const SESSION_PARAM = 'sessionId';
+/** The older name of the session parameter (notification links); read, then replaced. */
+export const SESSION_PARAM_ALIAS = 'session';
+export const PROJECT_PARAM = 'projectId';
+
+/** The session in the address: `?sessionId=`, else `?session=`. */
+export function sessionIdOf(params: URLSearchParams): string | undefined {
+  return params.get(SESSION_PARAM) || params.get(SESSION_PARAM_ALIAS) || undefined;
+}
+
+/** A session that can still change: running, or waiting at a checkpoint. */
+export function isOpenStatus(status: SessionStatus): boolean {
+  return status === 'processing' || status === 'waiting_for_input';
+}
+
+/** A session the screen or the server names: enough to describe it and link to it. */
+export interface OpenSession {
+  sessionId: string;
+  teamId: string;
+  status: SessionStatus;
+  checkpoint: number | null;
+  phaseName?: string | null;
+  createdAt?: string;
+}
+
+/** The session the screen shows, as its hook last read it. */
+export interface ShownSession {
+  sessionId: string;
+  status: SessionStatus;
+  checkpoint: number | null;
+  /** Who started it (absent until the server said). */
+  ownerId?: string;
+  projectId?: string | null;
+}
+
+/** What a start would leave behind: an open session of this team. */
+export interface StartQuestion {
+  session: OpenSession;
+  /** It is the session the screen shows (else one found among the user's open sessions). */
+  shown: boolean;
+}
+export type StartChoice = 'resume' | 'start' | 'cancel';
+
+export interface TeamScope {
+  teamId: string;
+  /** The signed-in user's id (undefined when the stored user has none). */
+  userId: string | undefined;
+  sessionId: string | undefined;
+  projectId: string | undefined;
+  /** Puts the session in the address (undefined removes it), replacing the entry. */
+  setSessionId(id: string | undefined): void;
+  /** Puts the project in the address (undefined: no project), replacing the entry. */
+  setProjectId(id: string | undefined): void;
+  shown: ShownSession | undefined;
+  show(session: ShownSession | undefined): void;
+  /** The question waiting for the user's choice, if any. */
+  question: StartQuestion | undefined;
+  ask(question: StartQuestion): Promise<StartChoice>;
+  answer(choice: StartChoice): void;
+  /** The user's open sessions, after the server refused a start at the session limit. */
+  openSessions: OpenSession[] | undefined;
+  showOpenSessions(sessions: OpenSession[] | undefined): void;
+}
+
+const TeamScopeContext = createContext<TeamScope | undefined>(undefined);
+
+/** The team screen's scope; undefined outside a team route (e.g. a hook rendered in a test). */
+export function useTeamScope(): TeamScope | undefined {
+  return useContext(TeamScopeContext);
+}
+
+/** The project the next start of this screen goes into (for a start the hook does not make). */
+export function useTeamProjectId(): string | undefined {
+  return useTeamScope()?.projectId;
+}
+
+/**
+ * Why the checkpoint of the shown session cannot be answered here, or undefined when it can: only
+ * the researcher who started a session answers its checkpoints; a project member follows it.
+ */
+export function readOnlyReason(
+  userId: string | undefined,
+  ownerId: string | undefined,
+): string | undefined {
+  if (!userId || !ownerId || ownerId === userId) return undefined;
+  return 'Another member of the project started this session: you can follow it here, but only the researcher who started it can answer its checkpoints or stop it.';
+}
+
+/** The read-only reason for the session the screen shows (undefined outside a team route). */
+export function useReadOnlyReason(): string | undefined {
+  const scope = useTeamScope();
+  return readOnlyReason(scope?.userId, scope?.shown?.ownerId);
+}
+
+type Change = Partial<Record<typeof SESSION_PARAM | typeof PROJECT_PARAM, string | undefined>>;
+
+/**
+ * The scope of one team route: reads and replaces the address's parameters, and keeps what the
+ * session hook and the frame tell each other.
+ */
+export function TeamScopeProvider({ teamId, children }: { teamId: string; children: ReactNode }) {
+  const [params, setParams] = useSearchParams();
+  const user = useSessionUser();
+  // Two changes in one tick (the session and its project) must not undo each other: each starts
+  // from the parameters last written, not from the ones of the last render.
+  const current = useRef(params);
+  useEffect(() => {
+    current.current = params;
+  }, [params]);
+
+  const change = useCallback(
+    (changes: Change) => {
+      const next = new URLSearchParams(current.current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (key === SESSION_PARAM) next.delete(SESSION_PARAM_ALIAS);
+        if (value) next.set(key, value);
+        else next.delete(key);
+      }
+      if (next.toString() === current.current.toString()) return;
+      current.current = next;
+      setParams(next, { replace: true });
+    },
+    [setParams],
+  );
+  const setSessionId = useCallback(
+    (id: string | undefined) => change({ [SESSION_PARAM]: id }),
+    [change],
+  );
+  const setProjectId = useCallback(
+    (id: string | undefined) => change({ [PROJECT_PARAM]: id }),
+    [change],
+  );
+
+  const [shown, setShown] = useState<ShownSession>();
+  const show = useCallback((session: ShownSession | undefined) => {
+    setShown((previous) => (sameShown(previous, session) ? previous : session));
+  }, []);
+
+  const [question, setQuestion] = useState<StartQuestion>();
+  const pending = useRef<((choice: StartChoice) => void) | undefined>(undefined);
+  const ask = useCallback((q: StartQuestion) => {
+    pending.current?.('cancel');
+    setQuestion(q);
+    return new Promise<StartChoice>((resolve) => {
+      pending.current = resolve;
+    });
+  }, []);
+  const answer = useCallback((choice: StartChoice) => {
+    const resolve = pending.current;
+    pending.current = undefined;
+    setQuestion(undefined);
+    resolve?.(choice);
+  }, []);
+  // A question left open when the screen goes away is a cancelled start.
+  useEffect(() => () => pending.current?.('cancel'), []);
+
+  const [openSessions, showOpenSessions] = useState<OpenSession[]>();
+
+  const sessionId = sessionIdOf(params);
+  const projectId = params.get(PROJECT_PARAM) || undefined;
+  const value = useMemo<TeamScope>(
+    () => ({
+      teamId,
+      userId: user?.id,
+      sessionId,
+      projectId,
+      setSessionId,
+      setProjectId,
+      shown,
+      show,
+      question,
+      ask,
+      answer,
+      openSessions,
+      showOpenSessions,
+    }),
+    [
+      teamId,
+      user?.id,
+      sessionId,
+      projectId,
+      setSessionId,
+      setProjectId,
+      shown,
+      show,
+      question,
+      ask,
+      answer,
+      openSessions,
+    ],
+  );
+  return <TeamScopeContext value={value}>{children}</TeamScopeContext>;
+}
+
+function sameShown(a: ShownSession | undefined, b: ShownSession | undefined): boolean {
+  if (!a || !b) return a === b;
+  return (
+    a.sessionId === b.sessionId &&
+    a.status === b.status &&
+    a.checkpoint === b.checkpoint &&
+    a.ownerId === b.ownerId &&
+    a.projectId === b.projectId
+  );
+}
