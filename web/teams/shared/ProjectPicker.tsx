@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
@@ -17,6 +18,13 @@ const NO_PROJECT = '';
 export function ProjectPicker() {
   const scope = useTeamScope();
   const projects = useSelectableProjects(scope !== undefined);
+  // The session hook and the checkpoint learn which projects the user may edit (an editor of a
+  // session's project answers its checkpoints).
+  const setEditable = scope?.setEditableProjects;
+  const data = projects.data;
+  useEffect(() => {
+    if (setEditable && data) setEditable(new Set(data.filter((p) => p.canEdit).map((p) => p.id)));
+  }, [setEditable, data]);
   if (!scope) return null;
   const { projectId, shown } = scope;
   const list = projects.data ?? [];

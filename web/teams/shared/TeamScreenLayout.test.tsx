@@ -227,7 +227,7 @@ describe('a checkpoint of a session someone else started', () => {
       />
     );
   }
-  function Shown({ ownerId }: { ownerId: string }) {
+  function Shown({ ownerId, projectId = null }: { ownerId: string; projectId?: string | null }) {
     const s = useTeamScope();
     const show = s?.show;
     useEffect(() => {
@@ -236,18 +236,28 @@ describe('a checkpoint of a session someone else started', () => {
         status: 'waiting_for_input',
         checkpoint: 1,
         ownerId,
+        projectId,
       });
-    }, [show, ownerId]);
+    }, [show, ownerId, projectId]);
     return <Panel />;
   }
 
-  it('shows what is reviewed but no way to answer, and says why', async () => {
+  it('shows a viewer what is reviewed but no way to answer, and says why', async () => {
     server();
-    renderFrame('/app/literature-team', <Shown ownerId={SOMEONE} />);
+    renderFrame('/app/literature-team', <Shown ownerId={SOMEONE} projectId={SHARED} />);
     await screen.findByRole('heading', { name: 'Checkpoint 1: Literature Search Review' });
-    expect(screen.getByText(/only the researcher who started it can answer/)).toBeTruthy();
+    expect(
+      await screen.findByText(/only the researcher who started it and the project's editors/),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Approve/ })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Your feedback' })).toBeNull();
+  });
+
+  it("keeps the answer for an editor of the session's project", async () => {
+    server();
+    renderFrame('/app/literature-team', <Shown ownerId={SOMEONE} projectId={MINE} />);
+    await screen.findByRole('heading', { name: 'Checkpoint 1: Literature Search Review' });
+    expect(await screen.findByRole('button', { name: /Approve/ })).toBeTruthy();
   });
 
   it('keeps the answer for the one who started it', async () => {

@@ -315,6 +315,24 @@ describe("someone else's session is read-only", () => {
     expect(http.count('POST', `/api/agents/sessions/${SESSION_ID}/reset`)).toBe(0);
   });
 
+  it("is not read-only for an editor of the session's project", async () => {
+    const { hook, settle } = onRoute(
+      `/app/literature-team?sessionId=${SESSION_ID}`,
+      serverWith({
+        ownerId: SOMEONE,
+        projectId: PROJECT,
+        status: 'waiting_for_input',
+        checkpoint: 1,
+      }),
+    );
+    await settle();
+    expect(hook.result.current.session.readOnly).toMatch(/the project's editors/);
+    act(() => hook.result.current.scope.setEditableProjects(new Set([PROJECT])));
+    expect(hook.result.current.session.readOnly).toBeUndefined();
+    act(() => hook.result.current.scope.setEditableProjects(new Set([OTHER_PROJECT])));
+    expect(hook.result.current.session.readOnly).toBeDefined();
+  });
+
   it('is not read-only for the one who started it', async () => {
     const { hook, settle } = onRoute(
       `/app/literature-team?sessionId=${SESSION_ID}`,

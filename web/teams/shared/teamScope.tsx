@@ -83,6 +83,9 @@ export interface TeamScope {
   setProjectId(id: string | undefined): void;
   shown: ShownSession | undefined;
   show(session: ShownSession | undefined): void;
+  /** The projects the user may edit, once the project selector has read them. */
+  editableProjects: ReadonlySet<string> | undefined;
+  setEditableProjects(ids: ReadonlySet<string>): void;
   /** The question waiting for the user's choice, if any. */
   question: StartQuestion | undefined;
   ask(question: StartQuestion): Promise<StartChoice>;
@@ -105,21 +108,27 @@ export function useTeamProjectId(): string | undefined {
 }
 
 /**
- * Why the checkpoint of the shown session cannot be answered here, or undefined when it can: only
- * the researcher who started a session answers its checkpoints; a project member follows it.
+ * Why the user cannot answer the checkpoints of a session or stop it, or undefined when they can:
+ * the researcher who started it and the editors of its project may; the project's other members
+ * (viewers) follow it. `editable`: the projects the user may edit, once known.
  */
 export function readOnlyReason(
   userId: string | undefined,
-  ownerId: string | undefined,
+  session: { ownerId?: string; projectId?: string | null },
+  editable: ReadonlySet<string> | undefined,
 ): string | undefined {
+  const { ownerId, projectId } = session;
   if (!userId || !ownerId || ownerId === userId) return undefined;
-  return 'Another member of the project started this session: you can follow it here, but only the researcher who started it can answer its checkpoints or stop it.';
+  if (projectId && editable?.has(projectId)) return undefined;
+  return "Another member of the project started this session: you can follow it here, but only the researcher who started it and the project's editors can answer its checkpoints or stop it.";
 }
 
 /** The read-only reason for the session the screen shows (undefined outside a team route). */
 export function useReadOnlyReason(): string | undefined {
   const scope = useTeamScope();
-  return readOnlyReason(scope?.userId, scope?.shown?.ownerId);
+  return scope?.shown
+    ? readOnlyReason(scope.userId, scope.shown, scope.editableProjects)
+    : undefined;
 }
 
 type Change = Partial<Record<typeof SESSION_PARAM | typeof PROJECT_PARAM, string | undefined>>;
@@ -185,6 +194,14 @@ export function TeamScopeProvider({ teamId, children }: { teamId: string; childr
   useEffect(() => () => pending.current?.('cancel'), []);
 
   const [openSessions, showOpenSessions] = useState<OpenSession[]>();
+  const [editableProjects, setEditable] = useState<ReadonlySet<string>>();
+  const setEditableProjects = useCallback((ids: ReadonlySet<string>) => {
+    setEditable((previous) =>
+      previous && previous.size === ids.size && [...ids].every((id) => previous.has(id))
+        ? previous
+        : ids,
+    );
+  }, []);
 
   const sessionId = sessionIdOf(params);
   const projectId = params.get(PROJECT_PARAM) || undefined;
@@ -198,6 +215,8 @@ export function TeamScopeProvider({ teamId, children }: { teamId: string; childr
       setProjectId,
       shown,
       show,
+      editableProjects,
+      setEditableProjects,
       question,
       ask,
       answer,
@@ -213,6 +232,8 @@ export function TeamScopeProvider({ teamId, children }: { teamId: string; childr
       setProjectId,
       shown,
       show,
+      editableProjects,
+      setEditableProjects,
       question,
       ask,
       answer,

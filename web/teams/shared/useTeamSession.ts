@@ -373,7 +373,7 @@ export function useTeamSession<TStart = GenericStartInput>(
   useEffect(() => {
     if (setProjectId && sessionId && sessionProjectId) setProjectId(sessionProjectId);
   }, [setProjectId, sessionId, sessionProjectId]);
-  const readOnly = readOnlyReason(scope?.userId, ownerId);
+  const readOnly = readOnlyReason(scope?.userId, facts, scope?.editableProjects);
 
   /**
    * Whether a start may go on: on a team route, an open session of this team (the one shown, or
@@ -382,7 +382,7 @@ export function useTeamSession<TStart = GenericStartInput>(
   const confirmStart = useCallback(async (): Promise<'start' | 'resume' | 'cancel'> => {
     const { scope: sc, state: current, http: client } = latest.current;
     if (!sc) return 'start';
-    const mine = !readOnlyReason(sc.userId, sessionFacts(current.session).ownerId);
+    const mine = !readOnlyReason(sc.userId, sessionFacts(current.session), sc.editableProjects);
     let open: OpenSession | undefined;
     let shown = false;
     if (current.sessionId && isOpenStatus(current.status) && mine) {
@@ -500,8 +500,12 @@ export function useTeamSession<TStart = GenericStartInput>(
         sc?.setSessionId(undefined);
         sc?.showOpenSessions(undefined);
         const running = current.status === 'processing' || current.status === 'waiting_for_input';
-        // Someone else's session is only left, never stopped from here.
-        const mine = !readOnlyReason(sc?.userId, sessionFacts(current.session).ownerId);
+        // A session the user may not drive is only left, never stopped from here.
+        const mine = !readOnlyReason(
+          sc?.userId,
+          sessionFacts(current.session),
+          sc?.editableProjects,
+        );
         if (current.sessionId && running && mine && ep.reset) {
           const request = ep.reset(current.sessionId);
           const reply = await client.post(request.path, request.body);
