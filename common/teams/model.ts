@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentSessionSchema, sessionStatusSchema } from '../agents';
+import { ITEM_ORIGINS } from '../provenance';
 import { definePhaseTable, teamFeedbackRequestSchema, type PhaseResultsOf } from './shared';
 
 /**
@@ -23,6 +24,18 @@ export const MODEL_TYPES = [
 ] as const;
 export const modelTypeSchema = z.enum(MODEL_TYPES);
 export type ModelType = z.infer<typeof modelTypeSchema>;
+
+/**
+ * What a session develops: one of the library's types, or `custom`, a Dynare .mod file the
+ * researcher brings (imported by the engine and run like a library model; no language model is
+ * asked to adapt it).
+ */
+export const CUSTOM_MODEL = 'custom';
+export const MODEL_KINDS = [...MODEL_TYPES, CUSTOM_MODEL] as const;
+export const modelKindSchema = z.enum(MODEL_KINDS);
+export type ModelKind = z.infer<typeof modelKindSchema>;
+/** The largest .mod file a session imports (Dynare's own examples are a few kilobytes). */
+export const MAX_MOD_FILE_CHARS = 200_000;
 
 /** Simulation periods default to 240; text that does not parse falls back to 240. */
 export const DEFAULT_SIMULATION_PERIODS = 240;
@@ -178,6 +191,20 @@ export const modelDescriptionSchema = z.object({
 });
 export type ModelDescription = z.infer<typeof modelDescriptionSchema>;
 export type ModelDescriptionInput = z.input<typeof modelDescriptionSchema>;
+
+/**
+ * Where a parameter's value came from: `library` (the library's documented value and reference),
+ * `computed` (estimated by moment matching, or a formula in other parameters), `data` (estimated
+ * to moments of the researcher's dataset), `researcher` (a number the researcher wrote, in
+ * feedback or in their own .mod file) or `model` (proposed by the language model, not checked).
+ * `source` says it in words: the reference, the targets, the researcher's own words.
+ */
+export const parameterSourceSchema = z.object({
+  name: z.string(),
+  origin: z.enum(ITEM_ORIGINS),
+  source: z.string(),
+});
+export type ParameterSource = z.infer<typeof parameterSourceSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Computed results (everything here is produced by the solver)
@@ -432,7 +459,7 @@ export const modelContextSchema = z.object({
 export type ModelContext = z.infer<typeof modelContextSchema>;
 
 export const modelInputSchema = z.object({
-  modelType: modelTypeSchema,
+  modelType: modelKindSchema,
   focus: z.string().trim().min(1, MODEL_MESSAGES.noFocus).max(FOCUS_MAX),
   periods: z.number().int().min(MIN_SIMULATION_PERIODS).max(MAX_SIMULATION_PERIODS),
   /** Target moments from this dataset instead of the documented stylised facts. */
@@ -442,6 +469,10 @@ export const modelInputSchema = z.object({
    * document and the works it verified, the only works the theory phase may cite.
    */
   context: modelContextSchema.optional(),
+  /** The text of the researcher's Dynare .mod file (modelType `custom` only). */
+  modFile: z.string().min(1).max(MAX_MOD_FILE_CHARS).optional(),
+  /** Its file name, shown in the title and the notes. */
+  modFileName: z.string().max(200).optional(),
 });
 export type ModelInput = z.infer<typeof modelInputSchema>;
 
@@ -453,11 +484,15 @@ export type ModelConfiguration = z.infer<typeof modelConfigurationSchema>;
 
 /** Phase 1: the framework, adapted to the focus by the model or, without one, the library's. */
 export const theoryResultSchema = z.object({
-  modelType: modelTypeSchema,
+  modelType: modelKindSchema,
   title: z.string(),
   focus: z.string(),
-  /** 'model': adapted by the language model; 'library': the library's own text. */
-  source: z.enum(['model', 'library']),
+  /**
+   * 'model': adapted by the language model (marked as written by the model, not checked);
+   * 'library': the library's own text; 'imported': a summary of the researcher's .mod file
+   * written by code.
+   */
+  source: z.enum(['model', 'library', 'imported']),
   framework: z.string(),
   /** The library's documented framework (always shown, labelled as the library's text). */
   libraryFramework: z.string(),
@@ -469,6 +504,8 @@ export const theoryResultSchema = z.object({
   references: z.array(modelReferenceSchema),
   /** Why the adaptation is missing (no model configured, or the call failed), else null. */
   adaptationMissing: z.string().nullable(),
+  /** What the model was asked for and did not supply (an empty framework, ...), one line each. */
+  notSupplied: z.array(z.string()).default([]),
   feedback: z.string().nullable(),
 });
 export type TheoryResult = z.infer<typeof theoryResultSchema>;
@@ -483,8 +520,8 @@ export const MODEL_CHECK_STAGES = [
 /** One check the engine ran on a (proposed) model. */
 export const modelCheckSchema = z.object({
   attempt: z.number().int().min(1),
-  /** What was proposed: the library's model, the model's proposal or a repair. */
-  proposal: z.enum(['library', 'model', 'repair', 'previous']),
+  /** What was proposed: the library's model, the model's proposal, a repair or an import. */
+  proposal: z.enum(['library', 'model', 'repair', 'previous', 'imported']),
   ok: z.boolean(),
   /** The stage that failed, or 'solution' when all passed. */
   stage: z.enum(MODEL_CHECK_STAGES),
@@ -501,16 +538,43 @@ export const modelChangeSchema = z.object({
 });
 export type ModelChange = z.infer<typeof modelChangeSchema>;
 
-/** Phase 2: the equations (description format and LaTeX) and what the engine checked. */
+/** What the engine made of an imported .mod file, shown beside the model. */
+export const importedModSchema = z.object({
+  fileName: z.string().nullable(),
+  /** Statements accepted without effect, options ignored, defaults taken: one sentence each. */
+  notes: z.array(z.string()),
+  /** Statements after stoch_simul, which the engine does not run. */
+  notRun: z.array(z.object({ line: z.number().int(), statement: z.string() })),
+});
+export type ImportedMod = z.infer<typeof importedModSchema>;
+
+/**
+ * Phase 2: the equations and what the engine checked. Each equation's `text` (Dynare syntax)
+ * and `latex` are printed from the parsed tree the engine solved; `modelLatex` is the language
+ * model's own LaTeX for it, kept only as an annotation marked as written by the model.
+ */
 export const mathematicalModelResultSchema = z.object({
-  source: z.enum(['model', 'library']),
+  source: z.enum(['model', 'library', 'imported']),
   description: modelDescriptionSchema,
-  equations: z.array(z.object({ label: z.string(), text: z.string(), latex: z.string() })),
+  equations: z.array(
+    z.object({
+      label: z.string(),
+      text: z.string(),
+      latex: z.string(),
+      modelLatex: z.string().nullable().default(null),
+    }),
+  ),
   changes: z.array(modelChangeSchema),
   checks: z.array(modelCheckSchema),
   explanation: z.string().nullable(),
   /** Parameter values set from the researcher's feedback (name = value). */
   parameterChanges: z.record(z.string(), z.number()),
+  /** Where each parameter's value comes from (library, researcher, model). */
+  parameterSources: z.array(parameterSourceSchema).default([]),
+  /** The import's notes and what it did not run, for a custom (.mod) model; else null. */
+  imported: importedModSchema.nullable().default(null),
+  /** What the model was asked for and did not supply, one line each. */
+  notSupplied: z.array(z.string()).default([]),
   steadyState: z.record(z.string(), z.number()),
   blanchardKahn: blanchardKahnSchema,
   eigenvalues: z.array(eigenvalueSchema),
@@ -541,6 +605,8 @@ export const calibrationResultSchema = z.object({
       label: z.string(),
       value: z.number(),
       source: z.string(),
+      /** The origin `source` states (see parameterSourceSchema). */
+      origin: z.enum(ITEM_ORIGINS).default('library'),
       estimated: z.boolean(),
       changedByFeedback: z.boolean(),
       derived: z.boolean(),
@@ -557,7 +623,10 @@ export const calibrationResultSchema = z.object({
   /** Parameter values that differ from the description's (feedback and estimation). */
   overrides: z.record(z.string(), z.number()),
   feedback: z.string().nullable(),
+  /** The model's note on feedback it interpreted, or why no value of the feedback applied. */
   feedbackNote: z.string().nullable(),
+  /** True when `feedbackNote` was written by the model (shown marked as such). */
+  feedbackNoteByModel: z.boolean().default(false),
 });
 export type CalibrationResult = z.infer<typeof calibrationResultSchema>;
 
@@ -608,30 +677,70 @@ export const MODEL_CHECKPOINTS = modelPhases.rows
   .flatMap((r) => (r.checkpoint === null ? [] : [{ key: r.key, title: r.checkpoint }]))
   .map((c, i) => ({ ...c, number: i + 1 }));
 
-/** POST /develop, body {modelType, focus, periods}; answered with `teamStartReplySchema`. */
-export const developModelRequestSchema = z.object({
-  modelType: z.enum(MODEL_TYPES, {
-    message: `modelType must be one of: ${MODEL_TYPES.join(', ')}`,
-  }),
-  focus: z
-    .string({ message: MODEL_MESSAGES.noFocus })
-    .trim()
-    .min(1, MODEL_MESSAGES.noFocus)
-    .max(FOCUS_MAX, `focus must be at most ${FOCUS_MAX} characters`),
-  /** A number or text; text that does not parse becomes 240. */
-  periods: z
-    .union([z.number(), z.string().max(40)])
-    .optional()
-    .transform((v) => parseSimulationPeriods(v))
-    .superRefine((v, ctx) => {
-      const problem = simulationPeriodsProblem(v);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+/**
+ * POST /develop, body {modelType, focus, periods, ...}; answered with `teamStartReplySchema`.
+ * With modelType `custom` the body carries the .mod file's text in `modFile` (the focus is then
+ * optional); the library's types need a focus and take no file.
+ */
+export const developModelRequestSchema = z
+  .object({
+    modelType: z.enum(MODEL_KINDS, {
+      message: `modelType must be one of: ${MODEL_KINDS.join(', ')}`,
     }),
-  irfPeriods: z.number().int().min(1).max(MAX_IRF_PERIODS).optional(),
-  projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
-  /** Target moments from a catalog dataset (else the documented stylised facts). */
-  targetData: targetDataSchema.optional(),
-});
+    focus: z
+      .string({ message: MODEL_MESSAGES.noFocus })
+      .trim()
+      .max(FOCUS_MAX, `focus must be at most ${FOCUS_MAX} characters`)
+      .optional(),
+    /** A number or text; text that does not parse becomes 240. */
+    periods: z
+      .union([z.number(), z.string().max(40)])
+      .optional()
+      .transform((v) => parseSimulationPeriods(v))
+      .superRefine((v, ctx) => {
+        const problem = simulationPeriodsProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    irfPeriods: z.number().int().min(1).max(MAX_IRF_PERIODS).optional(),
+    projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
+    /** Target moments from a catalog dataset (else the documented stylised facts). */
+    targetData: targetDataSchema.optional(),
+    /** The text of a Dynare .mod file (modelType `custom`). */
+    modFile: z
+      .string({ message: 'modFile must be the text of a .mod file' })
+      .max(
+        MAX_MOD_FILE_CHARS,
+        `modFile must be at most ${MAX_MOD_FILE_CHARS} characters (${MAX_MOD_FILE_CHARS / 1000} KB)`,
+      )
+      .optional(),
+    modFileName: z
+      .string()
+      .trim()
+      .max(200, 'modFileName must be at most 200 characters')
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.modelType === CUSTOM_MODEL) {
+      if (!body.modFile?.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['modFile'],
+          message: "modFile is required with modelType 'custom': the text of a Dynare .mod file",
+        });
+      }
+      return;
+    }
+    if (!body.focus) {
+      ctx.addIssue({ code: 'custom', path: ['focus'], message: MODEL_MESSAGES.noFocus });
+    }
+    if (body.modFile !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['modFile'],
+        message: "modFile is read only with modelType 'custom'",
+      });
+    }
+  });
 export type DevelopModelRequest = z.input<typeof developModelRequestSchema>;
 
 /**
@@ -647,7 +756,7 @@ export const modelStatusReplySchema = z.object({
   checkpointData: z.unknown().nullable(),
   logs: z.array(z.string()),
   error: z.string().nullable(),
-  modelType: modelTypeSchema.nullable(),
+  modelType: modelKindSchema.nullable(),
   focus: z.string(),
   periods: z.number().int(),
   theoryFramework: theoryResultSchema.nullable(),
@@ -687,7 +796,7 @@ export const modelExportReplySchema = z.object({
 export type ModelExportReply = z.infer<typeof modelExportReplySchema>;
 
 export function modelExportFileName(
-  type: ModelType,
+  type: ModelKind,
   format: ModelExportFormat,
   date = new Date(),
 ): string {

@@ -1,3 +1,4 @@
+import type { ItemOrigin } from '../../../../common/provenance';
 import type {
   CalibrationResult,
   EstimationResult,
@@ -14,7 +15,7 @@ import { ModelError } from '../../../engines/models/errors';
 import { matchMoments } from '../../../engines/models/estimate';
 import { runModel } from '../../../engines/models/run';
 import type { ModelEngine } from '../../../engines/models/service';
-import { parameterAssignments } from './feedback';
+import { researcherSource, writtenAssignments, type WrittenValue } from './feedback';
 import { tryModel, type ObjectModel } from './model-call';
 import { calibrationFeedbackPrompt, calibrationFeedbackSchema, SYSTEM } from './prompts';
 import { momentText, type ComputedTargets } from './target-data';
@@ -24,10 +25,16 @@ import { momentText, type ComputedTargets } from './target-data';
  * chosen parameters to the target moments (Nelder-Mead), and the model's impulse responses,
  * moments, simulated paths and scenario, all computed; Dynare's results beside ours when it is
  * installed. Feedback sets parameter values (written `name = value`, or interpreted by the model).
+ * Each parameter's source says where its final value came from: the library's reference, the
+ * estimation and its targets, the researcher's own words, or "proposed by the model".
  */
 export interface CalibrationStep {
   math: MathematicalModelResult;
+  /** A custom session (the researcher's .mod file): no library documents its targets. */
+  custom?: boolean;
   periods: number;
+  /** Periods simulated and dropped first (an imported file's `drop`), default the engine's. */
+  burnIn?: number;
   configuration: ModelConfiguration;
   engine: ModelEngine;
   llm: ObjectModel;
@@ -37,6 +44,8 @@ export interface CalibrationStep {
   targetData?: TargetData;
   /** Reads the dataset and computes its moments (target-data.ts; throws when it cannot). */
   computeTargets?(request: TargetData, description: ModelDescription): Promise<ComputedTargets>;
+  /** The citation gate over the works this session knows (for the model's note). */
+  gate?(text: string, where: string): Promise<string>;
   log(message: string): Promise<void>;
   warn(message: string): Promise<void>;
 }
@@ -44,16 +53,34 @@ export interface CalibrationStep {
 const fmt = (v: number): string =>
   Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? String(+v.toPrecision(4)) : v.toExponential(3);
 
+interface AskedValues {
+  values: Record<string, number>;
+  /** Values the researcher wrote (`name = value`), with their words. */
+  written: Record<string, WrittenValue>;
+  /** True when the model read the values from feedback in words. */
+  byModel: boolean;
+  note: string | null;
+  noteByModel: boolean;
+}
+
 /** Parameter values the feedback asks for: `name = value` read by code, else by the model. */
 async function feedbackValues(
   step: CalibrationStep,
   model: CompiledModel,
   current: Record<string, number>,
-): Promise<{ values: Record<string, number>; note: string | null }> {
+): Promise<AskedValues> {
+  const none = { values: {}, written: {}, byModel: false, noteByModel: false };
   const feedback = step.revision?.feedback;
-  if (!feedback) return { values: {}, note: null };
-  const written = parameterAssignments(feedback, model.description);
-  if (Object.keys(written).length > 0) return { values: written, note: null };
+  if (!feedback) return { ...none, note: null };
+  const written = writtenAssignments(feedback, model.description);
+  if (Object.keys(written).length > 0) {
+    return {
+      ...none,
+      values: Object.fromEntries(Object.entries(written).map(([k, v]) => [k, v.value])),
+      written,
+      note: null,
+    };
+  }
   const attempt = await tryModel(step.signal, () =>
     step.llm.generateObject(calibrationFeedbackSchema, {
       system: SYSTEM,
@@ -63,7 +90,7 @@ async function feedbackValues(
   );
   if (!attempt.ok) {
     return {
-      values: {},
+      ...none,
       note: `The feedback names no parameter values (write e.g. beta = 0.98), and it could not be interpreted: ${attempt.reason}`,
     };
   }
@@ -80,7 +107,10 @@ async function feedbackValues(
     await step.warn(
       `Ignored values for names that are not settable parameters: ${ignored.join(', ')}`,
     );
-  return { values, note: attempt.value.object.note || null };
+  const rawNote = attempt.value.object.note.trim();
+  const note =
+    rawNote && step.gate ? (await step.gate(rawNote, 'Calibration tab: note')).trim() : rawNote;
+  return { ...none, values, byModel: true, note: note || null, noteByModel: note.length > 0 };
 }
 
 const DOCUMENTED = 'Documented stylised facts from the literature (the source of each is given)';
@@ -97,7 +127,9 @@ async function resolveTargets(
   const documentedSource =
     description.targets.length > 0
       ? DOCUMENTED
-      : 'None: the library documents no target moments for this model';
+      : step.custom
+        ? 'None: the imported model names no target moments'
+        : 'None: the library documents no target moments for this model';
   const request = step.targetData;
   if (!request || !step.computeTargets) {
     return { targets: description.targets, summary: null, source: documentedSource };
@@ -155,6 +187,9 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
   const asked = await feedbackValues(step, model, currentValues);
   let feedbackOverrides = { ...previousFeedback, ...asked.values };
   let feedbackNote = asked.note;
+  let feedbackNoteByModel = asked.noteByModel;
+  /** The values of this feedback that were applied (none once they were refused). */
+  let applied = asked.values;
   if (Object.keys(asked.values).length > 0) {
     await step.log(
       `Feedback sets ${Object.entries(asked.values)
@@ -177,14 +212,18 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
       return {
         estimation: null,
         overrides: fixed,
-        note: 'The library documents no target moments for this model, so no parameter is estimated; the calibration below is the documented one.',
+        note: step.custom
+          ? 'The imported model names no target moments, so no parameter is estimated; the values below are those of the .mod file (and any you set).'
+          : 'The library documents no target moments for this model, so no parameter is estimated; the calibration below is the documented one.',
       };
     }
     if (description.estimated.length === 0) {
       return {
         estimation: null,
         overrides: fixed,
-        note: 'The library chooses no parameter of this model for moment matching, so the targets are compared with the model but nothing is estimated.',
+        note: step.custom
+          ? 'No parameter of the imported model is chosen for moment matching, so the targets are compared with the model but nothing is estimated.'
+          : 'The library chooses no parameter of this model for moment matching, so the targets are compared with the model but nothing is estimated.',
       };
     }
     const free = description.estimated.filter((p) => fixed[p.name] === undefined);
@@ -207,6 +246,8 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
     if (!(err instanceof ModelError) || Object.keys(asked.values).length === 0) throw err;
     // The new values break the model (no steady state, no stable solution): keep the old ones.
     feedbackNote = `The values from the feedback were not applied: ${err.message}`;
+    feedbackNoteByModel = false;
+    applied = {};
     await step.warn(feedbackNote);
     feedbackOverrides = previousFeedback;
     estimated = estimate(feedbackOverrides);
@@ -227,10 +268,13 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
       irfPeriods: configuration.irfPeriods,
       seed: configuration.seed,
       overrides: estimated.overrides,
+      ...(step.burnIn !== undefined ? { burnIn: step.burnIn } : {}),
     });
   } catch (err) {
     if (!(err instanceof ModelError) || Object.keys(asked.values).length === 0) throw err;
     feedbackNote = `The values from the feedback were not applied: ${err.message}`;
+    feedbackNoteByModel = false;
+    applied = {};
     await step.warn(feedbackNote);
     feedbackOverrides = previousFeedback;
     estimated = estimate(feedbackOverrides);
@@ -239,8 +283,10 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
       irfPeriods: configuration.irfPeriods,
       seed: configuration.seed,
       overrides: estimated.overrides,
+      ...(step.burnIn !== undefined ? { burnIn: step.burnIn } : {}),
     });
   }
+  if (run.unitRoot) await step.warn(run.unitRoot.note);
   await step.log(
     `Solved the calibrated model: ${run.blanchardKahn.message} Impulse responses over ${run.irfPeriods} periods for ${Object.keys(run.irfs).length} shock(s)`,
   );
@@ -272,20 +318,62 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
 
   const values = parameterVector(model, estimated.overrides);
   const estimatedNames = new Set(estimated.estimation?.parameters.map((p) => p.name) ?? []);
+  const dataTargeted =
+    resolved.summary !== null &&
+    resolved.summary.problem === null &&
+    resolved.summary.moments.length > 0;
+  const targetList = description.targets
+    .map((t) => `${t.statistic}(${t.variable}${t.other ? `, ${t.other}` : ''}) = ${fmt(t.value)}`)
+    .join(', ');
+  const mathSources = new Map(math.parameterSources.map((s) => [s.name, s]));
+  const previousParameters = new Map(
+    (revision?.previousResult.parameters ?? []).map((p) => [p.name, p]),
+  );
+  const feedbackText = (revision?.feedback ?? '').replace(/\s+/g, ' ').trim();
+  const sourceOf = (
+    p: ModelDescription['parameters'][number],
+    valueBefore: number,
+  ): { origin: ItemOrigin; source: string } => {
+    if (estimatedNames.has(p.name)) {
+      return {
+        origin: dataTargeted ? 'data' : 'computed',
+        source: `Estimated by moment matching to ${targetList} (${resolved.source}); before estimation ${fmt(valueBefore)}`,
+      };
+    }
+    if (applied[p.name] !== undefined && feedbackOverrides[p.name] === applied[p.name]) {
+      const words = asked.written[p.name];
+      if (words) return { origin: 'researcher', source: researcherSource(words) };
+      return {
+        origin: 'model',
+        source: `Proposed by the model from the researcher's feedback "${feedbackText.slice(0, 200)}" (the value before was ${fmt(valueBefore)})`,
+      };
+    }
+    const carried = previousParameters.get(p.name);
+    if (feedbackOverrides[p.name] !== undefined && carried?.changedByFeedback) {
+      return { origin: carried.origin, source: carried.source };
+    }
+    const fromModel = mathSources.get(p.name);
+    if (derived.has(p.name)) {
+      return { origin: 'computed', source: fromModel?.source ?? p.source };
+    }
+    return fromModel
+      ? { origin: fromModel.origin, source: fromModel.source }
+      : { origin: 'library', source: p.source };
+  };
   return {
-    parameters: description.parameters.map((p, i) => ({
-      name: p.name,
-      label: p.label,
-      value: values[i] as number,
-      source: estimatedNames.has(p.name)
-        ? `Estimated by moment matching to the targets below (documented value ${p.value})`
-        : feedbackOverrides[p.name] !== undefined
-          ? `Set by the researcher's feedback (documented value ${p.value}: ${p.source})`
-          : p.source,
-      estimated: estimatedNames.has(p.name),
-      changedByFeedback: feedbackOverrides[p.name] !== undefined,
-      derived: derived.has(p.name),
-    })),
+    parameters: description.parameters.map((p, i) => {
+      const { origin, source } = sourceOf(p, before[i] as number);
+      return {
+        name: p.name,
+        label: p.label,
+        value: values[i] as number,
+        source,
+        origin,
+        estimated: estimatedNames.has(p.name),
+        changedByFeedback: feedbackOverrides[p.name] !== undefined,
+        derived: derived.has(p.name),
+      };
+    }),
     targetsSource: resolved.source,
     targetData: resolved.summary,
     estimation: estimated.estimation,
@@ -295,5 +383,6 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
     overrides: estimated.overrides,
     feedback: revision?.feedback ?? null,
     feedbackNote,
+    feedbackNoteByModel,
   };
 }

@@ -1,13 +1,18 @@
+import { modelPassage, ORIGIN_LABELS, type ItemOrigin } from '../../../../common/provenance';
 import type {
   CalibrationResult,
   MathematicalModelResult,
+  ModelRun,
+  ParameterSource,
   TheoryResult,
 } from '../../../../common/teams/model';
 
 /**
  * The Model team's documents as Markdown (math in $...$ / $$...$$, which the Documentation page
  * and the screen render with KaTeX): what the completed session saves and what the export
- * returns. Only computed numbers appear as results.
+ * returns. Only computed numbers appear as results; every parameter says where its value came
+ * from; text the language model wrote sits in a passage marked as written by the model
+ * (`modelPassage`), so it reads as such in any Markdown viewer.
  */
 
 const fmt = (v: number | null | undefined): string =>
@@ -22,6 +27,25 @@ const fmt = (v: number | null | undefined): string =>
 /** Table cells: pipes and newlines would break the table. */
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
+/** Moments of a variable on a unit root are not defined (null), as Dynare reports none. */
+export function momentText(
+  value: number | null | undefined,
+  variable: string,
+  run: Pick<ModelRun, 'unitRoot'>,
+): string {
+  if ((value === null || value === undefined) && run.unitRoot?.nonStationary.includes(variable)) {
+    return 'not defined (unit root)';
+  }
+  return fmt(value);
+}
+
+const originText = (origin: ItemOrigin): string => ORIGIN_LABELS[origin];
+
+function notSuppliedLines(items: readonly string[]): string[] {
+  if (items.length === 0) return [];
+  return ['', '## Not supplied by the model', '', ...items.map((x) => `- ${x}`)];
+}
+
 function table(header: string[], rows: string[][]): string {
   return [
     `| ${header.join(' | ')} |`,
@@ -32,6 +56,14 @@ function table(header: string[], rows: string[][]): string {
 
 export function theoryMarkdown(t: TheoryResult): string {
   const lines = [`# Theoretical framework: ${t.title}`, '', `Research focus: ${t.focus}`, ''];
+  if (t.source === 'imported') {
+    lines.push(
+      "> A summary of the researcher's .mod file, written by the platform from the imported declarations.",
+      '',
+      t.framework,
+    );
+    return lines.join('\n');
+  }
   if (t.source === 'library') {
     lines.push(
       `> The library's text: the documented framework of the canonical ${t.modelType} model. The adaptation to the focus is missing: ${t.adaptationMissing ?? 'not made'}`,
@@ -39,11 +71,7 @@ export function theoryMarkdown(t: TheoryResult): string {
       t.libraryFramework,
     );
   } else {
-    lines.push(
-      "> Adapted to the focus by the language model from the library's documented framework.",
-      '',
-      t.framework,
-    );
+    const adapted = [t.framework];
     for (const [title, items] of [
       ['Assumptions', t.assumptions],
       ['Mechanisms', t.mechanisms],
@@ -51,27 +79,77 @@ export function theoryMarkdown(t: TheoryResult): string {
       ['Markets', t.markets],
     ] as const) {
       if (items.length === 0) continue;
-      lines.push('', `## ${title}`, '', ...items.map((x) => `- ${x}`));
+      adapted.push('', `**${title}**`, '', ...items.map((x) => `- ${x}`));
     }
-    lines.push('', "## The library's documented framework", '', t.libraryFramework);
+    lines.push(
+      "> Adapted to the focus by the language model from the library's documented framework.",
+      '',
+      modelPassage('Theoretical framework adapted to the focus', adapted.join('\n')),
+      '',
+      "## The library's documented framework",
+      '',
+      t.libraryFramework,
+    );
   }
+  lines.push(...notSuppliedLines(t.notSupplied));
   lines.push('', '## References', '', ...t.references.map((r) => `- ${r.citation}`));
   return lines.join('\n');
 }
 
-export function modelMarkdown(m: MathematicalModelResult): string {
+/** The parameters with their final values and where each came from. */
+function parameterRows(m: MathematicalModelResult, c: CalibrationResult | null): string[][] {
+  if (c) {
+    return c.parameters.map((p) => [
+      `\`${p.name}\``,
+      p.label,
+      fmt(p.value),
+      originText(p.origin),
+      `${p.source}${p.derived ? ' (computed from other parameters)' : ''}`,
+    ]);
+  }
+  const sources = new Map<string, ParameterSource>(m.parameterSources.map((s) => [s.name, s]));
+  return m.description.parameters.map((p) => {
+    const s = sources.get(p.name);
+    return [
+      `\`${p.name}\``,
+      p.label,
+      p.expr !== undefined ? `\`${p.expr}\`` : fmt(p.value),
+      s ? originText(s.origin) : '',
+      s?.source ?? p.source,
+    ];
+  });
+}
+
+/**
+ * The model's document. With the calibration's result, the parameter table gives the session's
+ * final values (as the .mod file does); without it, the Mathematical Model phase's.
+ */
+export function modelMarkdown(
+  m: MathematicalModelResult,
+  c: CalibrationResult | null = null,
+): string {
   const d = m.description;
   const lines = [
     `# Mathematical model: ${d.title}`,
     '',
     m.source === 'model'
       ? '> Equations proposed by the language model and checked by the engine.'
-      : `> The library's canonical equations${m.adaptationMissing ? ` (the adaptation to the focus is missing: ${m.adaptationMissing})` : ''}.`,
+      : m.source === 'imported'
+        ? `> The researcher's own model, imported from ${m.imported?.fileName ?? 'a Dynare .mod file'} and checked by the engine.`
+        : `> The library's canonical equations${m.adaptationMissing ? ` (the adaptation to the focus is missing: ${m.adaptationMissing})` : ''}.`,
     '',
   ];
-  if (m.explanation) lines.push(m.explanation, '');
-  lines.push('## Equations', '');
-  m.equations.forEach((e, i) => lines.push(`**(${i + 1}) ${e.label}**`, '', `$$${e.latex}$$`, ''));
+  if (m.explanation) lines.push(modelPassage('Explanation of the changes', m.explanation), '');
+  lines.push('## Equations', '', 'Printed from the equations the engine parsed and solved.', '');
+  m.equations.forEach((e, i) => {
+    lines.push(`**(${i + 1}) ${e.label}**`, '', `$$${e.latex}$$`, '');
+    if (e.modelLatex) {
+      lines.push(
+        modelPassage(`The model's own LaTeX of equation (${i + 1})`, `$$${e.modelLatex}$$`),
+        '',
+      );
+    }
+  });
   lines.push(
     'In the description format (Dynare syntax):',
     '',
@@ -101,17 +179,9 @@ export function modelMarkdown(m: MathematicalModelResult): string {
     );
   }
   lines.push(
-    '## Parameters',
+    c ? '## Parameters (final values, after calibration)' : '## Parameters',
     '',
-    table(
-      ['Name', 'Meaning', 'Value', 'Source'],
-      d.parameters.map((p) => [
-        `\`${p.name}\``,
-        p.label,
-        p.expr !== undefined ? `\`${p.expr}\`` : fmt(p.value),
-        p.source,
-      ]),
-    ),
+    table(['Name', 'Meaning', 'Value', 'Origin', 'Source'], parameterRows(m, c)),
     '',
   );
   if (m.changes.length > 0) {
@@ -141,6 +211,22 @@ export function modelMarkdown(m: MathematicalModelResult): string {
     `Blanchard-Kahn: ${m.blanchardKahn.message}`,
     '',
   );
+  if (m.imported) {
+    if (m.imported.notes.length > 0) {
+      lines.push('## Notes from the import', '', ...m.imported.notes.map((n) => `- ${n}`), '');
+    }
+    if (m.imported.notRun.length > 0) {
+      lines.push(
+        '## Not run',
+        '',
+        'Statements after `stoch_simul`, which the engine does not run:',
+        '',
+        ...m.imported.notRun.map((s) => `- Line ${s.line}: \`${s.statement.replace(/`/g, "'")}\``),
+        '',
+      );
+    }
+  }
+  lines.push(...notSuppliedLines(m.notSupplied));
   return lines.join('\n');
 }
 
@@ -152,15 +238,25 @@ export function calibrationMarkdown(c: CalibrationResult): string {
     '> Every number below is computed by the model engine.',
     '',
   ];
+  if (c.feedbackNote) {
+    lines.push(
+      c.feedbackNoteByModel
+        ? modelPassage('Note on the feedback', c.feedbackNote)
+        : `> ${c.feedbackNote}`,
+      '',
+    );
+  }
+  if (run.unitRoot) lines.push(`> **Unit root.** ${run.unitRoot.note}`, '');
   lines.push(
     '## Parameters',
     '',
     table(
-      ['Name', 'Meaning', 'Value', 'Source'],
+      ['Name', 'Meaning', 'Value', 'Origin', 'Source'],
       c.parameters.map((p) => [
         `\`${p.name}\``,
         p.label,
         fmt(p.value),
+        originText(p.origin),
         `${p.source}${p.derived ? ' (computed from other parameters)' : ''}`,
       ]),
     ),
@@ -225,9 +321,9 @@ export function calibrationMarkdown(c: CalibrationResult): string {
         ['Variable', 'Mean (steady state)', 'Std. dev.', 'Autocorrelation (1)'],
         moments.variables.map((v, i) => [
           `\`${v}\``,
-          fmt(moments.mean[i]),
-          fmt(moments.std[i]),
-          fmt(moments.autocorr[0]?.[i]),
+          momentText(moments.mean[i], v, run),
+          momentText(moments.std[i], v, run),
+          momentText(moments.autocorr[0]?.[i], v, run),
         ]),
       ),
       '',
@@ -235,7 +331,13 @@ export function calibrationMarkdown(c: CalibrationResult): string {
   }
   const sim = run.simulatedMoments;
   lines.push(
-    `## Simulated moments (${run.simulation.periods} periods, seed ${run.simulation.seed})`,
+    `## Simulated moments (one simulated sample: ${run.simulation.periods} periods after ${run.simulation.burnIn} dropped, seed ${run.simulation.seed})`,
+    '',
+    run.unitRoot
+      ? `Moments of one simulation, not theoretical moments: for ${run.unitRoot.nonStationary.map((v) => `\`${v}\``).join(', ')} they describe this sample only and do not converge as it grows.`
+      : moments
+        ? 'Moments of one simulation; the theoretical moments above are exact for the first-order solution.'
+        : 'Moments of one simulation (no theoretical moments were computed for this model).',
     '',
     table(
       ['Variable', 'Mean', 'Std. dev.', 'Autocorrelation (1)'],
@@ -303,7 +405,7 @@ export function sessionMarkdown(parts: {
 }): string {
   const sections = [
     parts.theory ? theoryMarkdown(parts.theory) : null,
-    parts.model ? modelMarkdown(parts.model) : null,
+    parts.model ? modelMarkdown(parts.model, parts.calibration) : null,
     parts.calibration ? calibrationMarkdown(parts.calibration) : null,
   ].filter((s): s is string => s !== null);
   return sections.length > 0

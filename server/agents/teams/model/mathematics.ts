@@ -1,5 +1,6 @@
 import {
   MAX_MODEL_REPAIRS,
+  type ImportedMod,
   type MathematicalModelResult,
   type ModelChange,
   type ModelCheck,
@@ -10,10 +11,11 @@ import {
 import { compileModel, type CompiledModel } from '../../../engines/models/compile';
 import { toModFile } from '../../../engines/models/dynare';
 import { ModelError, type ModelErrorCode } from '../../../engines/models/errors';
-import { equationToLatex } from '../../../engines/models/expr';
+import { equationToLatex, nameToLatex, toDynare, type Expr } from '../../../engines/models/expr';
 import { solveModel, type SolvedModel } from '../../../engines/models/solve';
-import { parameterAssignments, withParameters } from './feedback';
+import { withParameters, writtenAssignments } from './feedback';
 import { tryModel, type ObjectModel } from './model-call';
+import { modelPhaseSources, withSources } from './parameter-sources';
 import { proposalPrompt, proposalSchema, repairPrompt, SYSTEM, type Proposal } from './prompts';
 
 /**
@@ -166,21 +168,66 @@ export function diffModels(before: ModelDescription, after: ModelDescription): M
 }
 
 export interface MathematicsStep {
+  /** The library's canonical model, or the researcher's imported one (`imported` set). */
   canonical: ModelDescription;
   focus: string;
   theory: TheoryResult | null;
   llm: ObjectModel;
   signal: AbortSignal;
   revision: { feedback: string; previousResult: MathematicalModelResult } | null;
+  /** For a custom session: the import's notes. No language model changes an imported model. */
+  imported?: ImportedMod;
+  /** The citation gate over the works this session knows. */
+  gate(text: string, where: string): Promise<string>;
   log(message: string): Promise<void>;
   warn(message: string): Promise<void>;
 }
 
+/** `lhs = rhs` in Dynare syntax, printed from the parsed residual `lhs - rhs`. */
+export function equationText(expr: Expr): string {
+  if (expr.kind === 'bin' && expr.op === '-') {
+    return `${toDynare(expr.left)} = ${toDynare(expr.right)}`;
+  }
+  return `${toDynare(expr)} = 0`;
+}
+
+/**
+ * The equations as shown and saved: text and LaTeX printed from the trees the engine solved
+ * (symbols named as the starting model declares them), and the language model's own LaTeX of an
+ * equation, when it wrote one, kept apart as an annotation.
+ */
+export function renderEquations(
+  model: CompiledModel,
+  starting: ModelDescription,
+  modelWritten: boolean,
+): MathematicalModelResult['equations'] {
+  const declared = new Map<string, string>(
+    [...starting.endogenous, ...starting.exogenous, ...starting.parameters]
+      .filter((v) => v.latex)
+      .map((v) => [v.name, v.latex as string]),
+  );
+  const startingLatex = new Map(starting.equations.map((e) => [e.label, e.latex]));
+  return model.equations.map((eq, i) => {
+    const proposed = model.description.equations[i]?.latex?.trim();
+    return {
+      label: eq.label,
+      text: equationText(eq.expr),
+      latex: equationToLatex(eq.expr, (n) => declared.get(n) ?? nameToLatex(n)),
+      modelLatex:
+        modelWritten && proposed && proposed !== startingLatex.get(eq.label)?.trim()
+          ? proposed
+          : null,
+    };
+  });
+}
+
 export async function runMathematics(step: MathematicsStep): Promise<MathematicalModelResult> {
   const { canonical, revision } = step;
+  const custom = step.imported !== undefined;
   const feedback = revision?.feedback ?? null;
   const start = revision ? revision.previousResult.description : canonical;
-  const assignments = feedback ? parameterAssignments(feedback, start) : {};
+  const written = feedback ? writtenAssignments(feedback, start) : {};
+  const assignments = Object.fromEntries(Object.entries(written).map(([k, v]) => [k, v.value]));
   if (Object.keys(assignments).length > 0) {
     await step.log(
       `Feedback sets ${Object.entries(assignments)
@@ -209,7 +256,7 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
   let accepted: {
     description: ModelDescription;
     evaluation: Extract<Evaluation, { ok: true }>;
-    source: 'model' | 'library';
+    source: MathematicalModelResult['source'];
   } | null = null;
   let explanation: string | null = null;
   let adaptationMissing: string | null = null;
@@ -217,13 +264,21 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
   const messages: { role: 'user' | 'assistant'; content: string }[] = [
     { role: 'user', content: proposalPrompt(current, step.focus, step.theory, feedback) },
   ];
-  const first = await tryModel(step.signal, () =>
-    step.llm.generateObject(proposalSchema, {
-      system: SYSTEM,
-      messages,
-      schemaName: 'model_description',
-    }),
-  );
+  const notSupplied: string[] = [];
+  const first = custom
+    ? ({
+        ok: false,
+        reason:
+          'An imported model is solved as the researcher wrote it; no language model changes it',
+        notConfigured: false,
+      } as const)
+    : await tryModel(step.signal, () =>
+        step.llm.generateObject(proposalSchema, {
+          system: SYSTEM,
+          messages,
+          schemaName: 'model_description',
+        }),
+      );
   if (first.ok) {
     let proposal = first.value.object;
     explanation = proposal.explanation;
@@ -258,6 +313,13 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
       }
       proposal = repaired.value.object;
     }
+  } else if (custom) {
+    await step.log(first.reason);
+    if (feedback && Object.keys(assignments).length === 0) {
+      await step.warn(
+        'The feedback names no parameter values (write e.g. beta = 0.98); the equations of an imported model change only in its .mod file',
+      );
+    }
   } else {
     adaptationMissing = first.reason;
     await step.warn(`The equations were not adapted to the focus: ${first.reason}`);
@@ -269,10 +331,12 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
   }
 
   if (!accepted) {
-    const fallback = revision ? 'previous' : 'library';
+    const fallback = revision ? 'previous' : custom ? 'imported' : 'library';
     const evaluation = evaluateDescription(current);
     await record(fallback, evaluation);
-    const keptSource = revision ? revision.previousResult.source : 'library';
+    const keptSource = revision ? revision.previousResult.source : custom ? 'imported' : 'library';
+    // No proposal of this run was accepted: its explanation does not describe these equations.
+    explanation = keptSource === 'model' ? (revision?.previousResult.explanation ?? null) : null;
     if (evaluation.ok) {
       accepted = { description: evaluation.model.description, evaluation, source: keptSource };
       if (first.ok)
@@ -293,27 +357,41 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
         source: keptSource,
       };
       for (const k of Object.keys(assignments)) delete assignments[k];
+      for (const k of Object.keys(written)) delete written[k];
     } else {
       throw new ModelError('invalid_model', evaluation.message);
     }
   }
 
   const { model, solved } = accepted.evaluation;
-  const latexOf = new Map<string, string>(
-    [
-      ...accepted.description.endogenous,
-      ...accepted.description.exogenous,
-      ...accepted.description.parameters,
-    ]
-      .filter((v) => v.latex)
-      .map((v) => [v.name, v.latex as string]),
+  const modelWritten = accepted.source === 'model';
+  if (explanation !== null && !explanation.trim()) explanation = null;
+  if (modelWritten && explanation !== null) {
+    explanation = (await step.gate(explanation, 'Model tab: explanation')).trim() || null;
+  }
+  if (modelWritten && explanation === null) {
+    notSupplied.push('The model gave no explanation of its changes');
+  }
+  // Where each value comes from; the model's own words pass the citation gate.
+  const sources = modelPhaseSources({
+    starting: canonical,
+    custom,
+    accepted: accepted.description,
+    written,
+    previous: revision?.previousResult ?? null,
+  });
+  for (const entry of sources) {
+    if (entry.origin !== 'model') continue;
+    entry.source = await step.gate(entry.source, `Model tab: source of ${entry.name}`);
+  }
+  const unsourced = sources.filter(
+    (s) => s.origin === 'model' && /gave no source\)$/.test(s.source),
   );
-  const equations = model.equations.map((eq, i) => ({
-    label: eq.label,
-    text: eq.text,
-    latex:
-      accepted.description.equations[i]?.latex ?? equationToLatex(eq.expr, (n) => latexOf.get(n)),
-  }));
+  if (unsourced.length > 0) {
+    notSupplied.push(`The model gave no source for ${unsourced.map((s) => s.name).join(', ')}`);
+  }
+  for (const line of notSupplied) await step.warn(`Not supplied by the model: ${line}`);
+  const description = withSources(accepted.description, sources);
   const steadyState = Object.fromEntries(
     model.endo.map((v, i) => [v, solved.steadyState[i] as number]),
   );
@@ -322,12 +400,15 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
   );
   return {
     source: accepted.source,
-    description: accepted.description,
-    equations,
-    changes: diffModels(canonical, accepted.description),
+    description,
+    equations: renderEquations(model, canonical, modelWritten),
+    changes: custom ? [] : diffModels(canonical, accepted.description),
     checks,
     explanation,
     parameterChanges: { ...(revision?.previousResult.parameterChanges ?? {}), ...assignments },
+    parameterSources: sources,
+    imported: step.imported ?? null,
+    notSupplied,
     steadyState,
     blanchardKahn: solved.solution.bk,
     eigenvalues: solved.solution.eigenvalues.map((e) => ({
@@ -335,7 +416,9 @@ export async function runMathematics(step: MathematicsStep): Promise<Mathematica
       im: e.im,
       modulus: Number.isFinite(e.modulus) ? e.modulus : null,
     })),
-    modFile: toModFile(model),
+    modFile: toModFile(compileModel(description), {
+      parameterSources: Object.fromEntries(sources.map((s) => [s.name, s.source])),
+    }),
     adaptationMissing,
     feedback,
   };

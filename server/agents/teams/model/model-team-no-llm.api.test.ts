@@ -64,7 +64,17 @@ describe('Model team without a language model', () => {
     ]);
     expect(model.blanchardKahn.satisfied).toBe(true);
     expect(model.equations).toHaveLength(8);
-    expect(model.equations[0]!.latex).toContain('\\frac');
+    // the equations shown are printed from the trees the engine solved, not hand-written LaTeX
+    expect(model.equations[0]).toEqual({
+      label: 'Euler equation',
+      text: 'exp(-c) = beta*exp(-c(+1))*(exp(r(+1)) + 1 - delta)',
+      latex: 'e^{-c_{t}} = \\beta \\, e^{-c_{t+1}} \\, \\left(e^{r_{t+1}} + 1 - \\delta\\right)',
+      modelLatex: null,
+    });
+    expect(model.parameterSources.find((p) => p.name === 'beta')).toMatchObject({
+      origin: 'library',
+      source: expect.stringContaining('King, Plosser and Rebelo 1988'),
+    });
     expect(model.modFile).toMatch(/stoch_simul\(order=1, irf=40/);
     expect(Math.exp(model.steadyState.n!)).toBeCloseTo(1 / 3, 10);
 
@@ -77,7 +87,11 @@ describe('Model team without a language model', () => {
     expect(cal.estimation!.objectiveAfter).toBeLessThan(cal.estimation!.objectiveBefore);
     expect(cal.run.irfs.e_a!.y).toHaveLength(40);
     expect(cal.run.simulation.series.y).toHaveLength(240);
-    expect(cal.parameters.find((p) => p.name === 'sigma_a')).toMatchObject({ estimated: true });
+    expect(cal.parameters.find((p) => p.name === 'sigma_a')).toMatchObject({
+      estimated: true,
+      origin: 'computed',
+      source: expect.stringMatching(/^Estimated by moment matching to std\(y\) = /),
+    });
     expect(cal.parameters.find((p) => p.name === 'beta')).toMatchObject({
       value: 0.99,
       changedByFeedback: false,
@@ -104,9 +118,12 @@ describe('Model team without a language model', () => {
     );
     s = await status(user.accessToken, id);
     cal = s.calibrationResults!;
-    expect(cal.parameters.find((p) => p.name === 'beta')).toMatchObject({
+    const beta = cal.parameters.find((p) => p.name === 'beta')!;
+    expect(beta).toMatchObject({
       value: 0.985,
       changedByFeedback: true,
+      origin: 'researcher',
+      source: 'Set by the researcher: beta = 0.985',
     });
     expect(cal.run.steadyState.k!).toBeLessThan(betaBefore); // less patient: less capital
     expect(s.logs.join('\n')).toMatch(/Feedback sets beta = 0.985/);
@@ -134,9 +151,33 @@ describe('Model team without a language model', () => {
     expect(mdBody.content).toContain("> The library's text");
     expect(mdBody.content).toContain('$$');
     expect(mdBody.content).toContain('## Moment matching');
+    // the library's justification of the old beta appears nowhere once the researcher set it
+    expect(mdBody.content).toContain('Set by the researcher: beta = 0.985');
+    expect(mdBody.content).not.toContain('4% annual real interest rate');
     const mod = (await api.get(`${BASE}/export/${id}?format=mod`)).body as ModelExportReply;
     expect(mod.content).toMatch(/^var\n/m);
     expect(mod.fileName).toMatch(/\.mod$/);
+    // the session's final values, each with its source as the comment
+    expect(mod.content).toContain('beta = 0.985; // Set by the researcher: beta = 0.985');
+    const sigma = cal.parameters.find((p) => p.name === 'sigma_a')!;
+    expect(sigma.value).not.toBe(0.007);
+    expect(mod.content).toContain(`sigma_a = ${sigma.value}; // Estimated by moment matching`);
+    expect(mod.content).not.toContain('4% annual real interest rate');
+    // the saved .mod document is the same file, and its provenance gives each value's origin
+    const modDoc = s.completed!.documents.find((d) => d.kind === 'mod')!;
+    const saved = await api.get(`/api/documents/${modDoc.id}`);
+    expect(JSON.stringify(saved.body)).toContain('beta = 0.985; // Set by the researcher');
+    const provenance = await api.get(`/api/documents/${modDoc.id}/provenance`);
+    expect(provenance.status).toBe(200);
+    const items = (provenance.body as { provenance: { items: { key: string; origin: string }[] } })
+      .provenance.items;
+    expect(items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'parameter:beta', origin: 'researcher' }),
+        expect.objectContaining({ key: 'parameter:sigma_a', origin: 'computed' }),
+        expect.objectContaining({ key: 'parameter:alpha', origin: 'library' }),
+      ]),
+    );
     const json = (await api.get(`${BASE}/export/${id}?format=json`)).body as ModelExportReply;
     expect(JSON.parse(json.content)).toMatchObject({ modelType: 'RBC', periods: 240 });
   }, 180_000);

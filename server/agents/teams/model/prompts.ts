@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelDescription, TheoryResult } from '../../../../common/teams/model';
+import type { ModelContext, ModelDescription, TheoryResult } from '../../../../common/teams/model';
 
 /**
  * What the Model team asks the language model, and the shapes it must answer in. The model
@@ -13,8 +13,9 @@ export const SYSTEM =
   'models to a research focus. You never report numerical results: the platform computes them. ' +
   'You cite only the references you are given, by their number.';
 
+/** Empty texts are accepted here and marked as not supplied (theory.ts), never a failure. */
 export const theoryAnswerSchema = z.object({
-  framework: z.string().min(1).max(20_000),
+  framework: z.string().max(20_000),
   assumptions: z.array(z.string().max(1000)).max(20),
   mechanisms: z.array(z.string().max(1000)).max(20),
   agents: z.array(z.string().max(1000)).max(20),
@@ -33,11 +34,18 @@ export function theoryPrompt(
   focus: string,
   feedback: string | null,
   previous: TheoryResult | null,
+  context?: ModelContext,
 ): string {
+  const review = (context?.references ?? []).slice(0, 60);
   return [
     `Canonical model: ${description.title} (type ${description.type}).`,
     `Its documented framework (the library's text):\n${description.framework}`,
     `References you may cite, by number:\n${numberedReferences(description)}`,
+    ...(review.length > 0
+      ? [
+          `Works of the researcher's literature review you may also cite, by title${review.some((r) => r.doi) ? ' or DOI' : ''} (no other work may be cited):\n${review.map((r) => `- ${r.title}${r.doi ? ` (doi:${r.doi})` : ''}`).join('\n')}`,
+        ]
+      : []),
     `Research focus: ${focus}`,
     'Adapt the framework to the focus: state the agents, markets, assumptions and mechanisms the ' +
       'adapted model needs, in Markdown (use $...$ for mathematics). Keep what the canonical ' +

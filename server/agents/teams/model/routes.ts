@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentSession } from '../../../../common/agents';
 import {
+  CUSTOM_MODEL,
   developModelRequestSchema,
   DEFAULT_SIMULATION_PERIODS,
   MODEL_COMPLETED_PHASE,
@@ -10,6 +11,7 @@ import {
   modelExportQuerySchema,
   modelExportReplySchema,
   modelFeedbackRequestSchema,
+  modelKindSchema,
   modelPhases,
   modelStatusReplySchema,
   modelTypeSchema,
@@ -21,10 +23,12 @@ import {
   teamLogsReplySchema,
   teamStartReplySchema,
 } from '../../../../common/teams/shared';
+import { ModImportError } from '../../../engines/models/errors';
 import { canonicalModel } from '../../../engines/models/library';
+import type { ModImport } from '../../../engines/models/mod-import';
 import type { modelEngineService } from '../../../engines/models/service';
 import type { profilingService } from '../../../engines/profiling/service';
-import { conflict, notFound } from '../../../platform/errors';
+import { AppError, conflict, notFound } from '../../../platform/errors';
 import {
   registerSessionReadRoutes,
   startReply,
@@ -34,12 +38,36 @@ import {
   type TeamRouteKit,
 } from '../../kit';
 import { sessionMarkdown } from './markdown';
+import { defaultCustomFocus, importSessionModFile } from './session-model';
+import { sessionModFile } from './session-mod-file';
 import { computeTargetData } from './target-data';
 
 /**
  * The Model team's routes under /api/agents/model-team: develop, variables, status, logs,
- * feedback and export, thin adapters over the session service.
+ * feedback and export, thin adapters over the session service. A custom session's .mod file is
+ * imported at the start, so a file the engine cannot read is refused at once (422 naming the
+ * line and the construct) rather than at the first phase.
  */
+
+/** Imports a .mod file for the develop route: a refusal is a 422 with its line and construct. */
+function importForStart(modFile: string, modFileName: string | undefined): ModImport {
+  try {
+    return importSessionModFile({
+      modelType: CUSTOM_MODEL,
+      modFile,
+      ...(modFileName ? { modFileName } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ModImportError) {
+      throw new AppError(
+        'unprocessable',
+        `The .mod file cannot be imported: ${err.message}`,
+        `${err.message} (construct: ${err.construct}, line ${err.line})`,
+      );
+    }
+    throw err;
+  }
+}
 
 type ModelKit = TeamRouteKit<{
   engine: typeof modelEngineService;
@@ -65,7 +93,7 @@ function resultsOf(session: AgentSession) {
 }
 
 function statusReply(session: AgentSession, logs: string[]): ModelStatusReply {
-  const type = modelTypeSchema.safeParse(session.input.modelType);
+  const type = modelKindSchema.safeParse(session.input.modelType);
   const periods = session.input.periods;
   return {
     success: true,
@@ -102,7 +130,13 @@ export const modelTeamRoutes = {
       async (request, reply) => {
         const actor = teamActor(request);
         const body = request.body;
-        if (body.targetData) {
+        const imported =
+          body.modelType === CUSTOM_MODEL
+            ? importForStart(body.modFile ?? '', body.modFileName)
+            : null;
+        const starting =
+          body.modelType === CUSTOM_MODEL ? imported?.description : canonicalModel(body.modelType);
+        if (body.targetData && starting) {
           // Checked at once, so the researcher learns of a wrong dataset, column or variable
           // now rather than at the calibration phase (which checks again).
           await computeTargetData(
@@ -111,18 +145,22 @@ export const modelTeamRoutes = {
               profiling: kit.services.profiling,
             },
             body.targetData,
-            canonicalModel(body.modelType),
+            starting,
           );
         }
+        // An imported file's stoch_simul options count unless the request sets them.
+        const irfPeriods = body.irfPeriods ?? imported?.runOptions.irfPeriods;
         const session = await kit.sessions.start(actor, {
           teamId: MODEL_TEAM_ID,
           input: {
             modelType: body.modelType,
-            focus: body.focus,
-            periods: body.periods,
+            focus: body.focus || defaultCustomFocus(body.modFileName),
+            periods: imported?.runOptions.periods ?? body.periods,
             ...(body.targetData ? { targetData: body.targetData } : {}),
+            ...(imported ? { modFile: body.modFile } : {}),
+            ...(imported && body.modFileName ? { modFileName: body.modFileName } : {}),
           },
-          configuration: body.irfPeriods ? { irfPeriods: body.irfPeriods } : {},
+          configuration: irfPeriods ? { irfPeriods } : {},
           ...(body.projectId ? { projectId: body.projectId } : {}),
         });
         return reply.code(201).send(startReply(session));
@@ -190,7 +228,7 @@ export const modelTeamRoutes = {
         const session = await teamSession(kit.sessions, actor, request.params.id, MODEL_TEAM_ID);
         const results = resultsOf(session);
         const { format } = request.query;
-        const type = modelTypeSchema.safeParse(session.input.modelType);
+        const type = modelKindSchema.safeParse(session.input.modelType);
         if (!type.success) throw notFound('Session');
         let content: string;
         if (format === 'mod') {
@@ -199,7 +237,7 @@ export const modelTeamRoutes = {
               'There is no model to export yet: wait for the Mathematical Model phase to finish',
             );
           }
-          content = results.mathematicalModel.modFile;
+          content = sessionModFile(results.mathematicalModel, results.calibrationResults);
         } else if (format === 'json') {
           content = JSON.stringify(
             {

@@ -1,5 +1,6 @@
 import { runCalibration } from '../calibration';
 import { checkpointTitle, modelDefinition, phaseRow } from '../definition';
+import { importSessionModFile, isCustomModel } from '../session-model';
 import { computeTargetData } from '../target-data';
 
 /**
@@ -19,8 +20,15 @@ export const calibrationPhase = modelDefinition.phase('calibration', {
   },
   timeoutSeconds: 600,
   async run(ctx) {
-    return runCalibration({
+    const custom = isCustomModel(ctx.input);
+    // an imported file's stoch_simul `drop` (its `irf` and `periods` were read at the start)
+    const burnIn = custom ? importSessionModFile(ctx.input).runOptions.burnIn : undefined;
+    if (ctx.input.targetData)
+      ctx.provenance.input({ kind: 'dataset', id: ctx.input.targetData.datasetId });
+    const result = await runCalibration({
       math: ctx.resultOf('model'),
+      custom,
+      ...(burnIn !== undefined ? { burnIn } : {}),
       periods: ctx.input.periods,
       configuration: ctx.configuration,
       engine: ctx.services.engine,
@@ -35,8 +43,32 @@ export const calibrationPhase = modelDefinition.phase('calibration', {
           request,
           description,
         ),
+      gate: (text, where) => ctx.citations.gate(text, { where }),
       log: ctx.log,
       warn: ctx.log.warn,
     });
+    ctx.provenance.computation({
+      id: 'model-solution',
+      engine: 'econagents-model-engine',
+      what: 'steady state, first-order solution, impulse responses, theoretical and simulated moments',
+      version: '1',
+    });
+    if (result.estimation) {
+      ctx.provenance.computation({
+        id: 'moment-matching',
+        engine: 'econagents-model-engine',
+        what: `Nelder-Mead moment matching of ${result.estimation.parameters.map((p) => p.name).join(', ')}`,
+        version: '1',
+      });
+    }
+    if (result.dynare.available) {
+      ctx.provenance.computation({
+        id: 'dynare',
+        engine: 'dynare',
+        what: 'the exported .mod file run in Dynare under GNU Octave, compared with the engine',
+        version: 'installed',
+      });
+    }
+    return result;
   },
 });

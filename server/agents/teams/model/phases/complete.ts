@@ -1,8 +1,14 @@
+import type { ProvenanceItem } from '../../../../../common/provenance';
 import type { CompleteResult } from '../../../../../common/teams/model';
 import { modelDefinition, phaseRow } from '../definition';
 import { calibrationMarkdown, modelMarkdown, theoryMarkdown } from '../markdown';
+import { calibrationItems, modelItems, modFileItems, theoryItems } from '../provenance-items';
+import { sessionModFile } from '../session-mod-file';
 
-/** Phase 4: the theory, the model, the calibration and the .mod file saved as documents. */
+/**
+ * Phase 4: the theory, the model, the calibration and the .mod file saved as documents, each
+ * with the session's final parameter values and the provenance of what it holds.
+ */
 export const completePhase = modelDefinition.phase('complete', {
   name: phaseRow('complete').name,
   description: 'Saves the theory, the model, the calibration and the .mod file as documents.',
@@ -11,30 +17,40 @@ export const completePhase = modelDefinition.phase('complete', {
     const m = ctx.resultOf('model');
     const c = ctx.resultOf('calibration');
     const title = m.description.title;
-    const files = [
+    const files: {
+      kind: CompleteResult['documents'][number]['kind'];
+      name: string;
+      format: 'md' | 'txt';
+      content: string;
+      items: ProvenanceItem[];
+    }[] = [
       {
-        kind: 'theory' as const,
+        kind: 'theory',
         name: `${title}: theoretical framework`,
-        format: 'md' as const,
+        format: 'md',
         content: theoryMarkdown(t),
+        items: theoryItems(t),
       },
       {
-        kind: 'model' as const,
+        kind: 'model',
         name: `${title}: mathematical model`,
-        format: 'md' as const,
-        content: modelMarkdown(m),
+        format: 'md',
+        content: modelMarkdown(m, c),
+        items: modelItems(m, c),
       },
       {
-        kind: 'calibration' as const,
+        kind: 'calibration',
         name: `${title}: calibration results`,
-        format: 'md' as const,
+        format: 'md',
         content: calibrationMarkdown(c),
+        items: calibrationItems(m, c),
       },
       {
-        kind: 'mod' as const,
-        name: `econagents_${m.description.type.toLowerCase()}.mod`,
-        format: 'txt' as const,
-        content: m.modFile,
+        kind: 'mod',
+        name: `econagents_${ctx.input.modelType.toLowerCase()}.mod`,
+        format: 'txt',
+        content: sessionModFile(m, c),
+        items: modFileItems(m, c),
       },
     ];
     const documents: CompleteResult['documents'] = [];
@@ -46,6 +62,7 @@ export const completePhase = modelDefinition.phase('complete', {
           format: f.format,
           content: f.content,
           reproducible: f.kind === 'mod',
+          provenance: { items: f.items },
         });
         documents.push({ id: doc.id, name: doc.name, kind: f.kind });
         await ctx.log(`Saved the document "${doc.name}"`);
