@@ -1,19 +1,36 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bearer, createTestApp, login, type TestApp } from '../../test/app';
+import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../test/app';
+import { MULTIPART_HEADERS, multipartBody } from '../../test/multipart';
+import {
+  hostileRequest,
+  operationsOf,
+  sampleOf,
+  type OpenApiDocument,
+  type OperationShape,
+} from '../../test/openapi-hostile';
+import { MALFORMED_MULTIPART } from './multipart';
+import { LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from './text-input';
 
 /**
  * Every API route, called by an administrator with hostile or nonsensical input: wrong path ids,
  * junk query strings, bodies of the wrong shape and random JSON. None may answer 500 or anything
  * but the error envelope: bad input is the caller's mistake (4xx), never a crash. The route list
  * is the server's own (app.routeAccess), so routes added later are covered without edits here.
+ * Beside it: lone surrogates and NUL refused at the edge, malformed multipart on every route that
+ * parses forms, and fast-check requests built from each operation's OpenAPI request schema with
+ * one field (at any depth) made hostile, sent by a researcher against another user's ids (whose
+ * data must read the same afterwards) and by an administrator.
  */
 
 let t: TestApp;
 let token: string;
+let operations: OperationShape[];
 beforeAll(async () => {
   t = await createTestApp();
   token = (await login(t.app, ADMIN.email, ADMIN.password)).accessToken;
+  const doc = await t.app.inject({ method: 'GET', url: '/docs/api/json' });
+  operations = operationsOf(doc.json<OpenApiDocument>());
 });
 afterAll(() => t.close());
 
@@ -78,13 +95,13 @@ function expectNoCrash(res: Reply, what: string) {
   }
 }
 
-async function call(method: string, url: string, body: unknown): Promise<Reply> {
+async function call(method: string, url: string, body: unknown, as = token): Promise<Reply> {
   const hasBody = body !== undefined && method !== 'GET' && method !== 'DELETE';
   return t.app.inject({
     method: method as 'GET',
     url,
     headers: {
-      ...bearer(token),
+      ...bearer(as),
       ...(hasBody ? { 'content-type': 'application/json' } : {}),
     },
     ...(hasBody ? { payload: JSON.stringify(body) } : {}),
@@ -158,4 +175,190 @@ describe('hostile input on every API route', () => {
       { numRuns: 300 },
     );
   }, 240_000);
+
+  it('refuses a lone UTF-16 surrogate anywhere in a JSON body with a 400 that says so', async () => {
+    for (const [method, url, body] of [
+      ['POST', '/api/projects', { title: 'a\ud800b', researchArea: 'Other' }],
+      ['POST', '/api/projects', { title: 'Tariffs', researchArea: 'Other', tags: ['\udc00'] }],
+      ['PUT', '/api/settings', { profile: { displayName: 'x\udbff' } }],
+      ['POST', '/api/datasets', { ['key\ud800']: 1 }],
+    ] as const) {
+      const res = await call(method, url, body);
+      expect(res.statusCode, `${method} ${url}`).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ success: false, error: LONE_SURROGATE_MESSAGE });
+    }
+    // A surrogate pair is a character like any other.
+    const pair = await call('POST', '/api/projects', { title: 'Growth 😀', researchArea: 'Other' });
+    expect(pair.statusCode).toBe(201);
+  });
+});
+
+/** Routes that parse multipart/form-data: those that do not answer a form with 415. */
+async function multipartRoutes(): Promise<string[]> {
+  const found: string[] = [];
+  for (const route of routes().filter((r) => r.method === 'POST')) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: route.url,
+      headers: { ...bearer(token), ...MULTIPART_HEADERS },
+      payload: multipartBody({ name: 'n' }),
+    });
+    if (res.statusCode !== 415) found.push(route.url);
+  }
+  return found;
+}
+
+describe('malformed multipart on every upload route', () => {
+  it('answers a cut or unbounded form and NUL in a part with a 400, never a 5xx', async () => {
+    const uploads = [
+      '/api/documents/upload',
+      '/api/agents/data-team/upload',
+      '/api/agents/data-team/datasets/upload',
+    ];
+    // Every route that parses forms (the upload routes' neighbours in their scope too).
+    const parsing = await multipartRoutes();
+    expect(parsing).toEqual(expect.arrayContaining(uploads));
+    const file = { name: 'data.csv', content: 'year,gdp\n2020,1.5\n' };
+    const whole = multipartBody({ name: 'n' }, [file]);
+    const cases: Array<[string, Record<string, string>, Buffer, string]> = [
+      ['cut short', MULTIPART_HEADERS, whole.subarray(0, whole.length - 30), MALFORMED_MULTIPART],
+      ['cut in a header', MULTIPART_HEADERS, whole.subarray(0, 40), MALFORMED_MULTIPART],
+      ['no boundary', { 'content-type': 'multipart/form-data' }, whole, MALFORMED_MULTIPART],
+      ['not multipart at all', MULTIPART_HEADERS, Buffer.from('hello'), MALFORMED_MULTIPART],
+      [
+        'NUL in the file name',
+        MULTIPART_HEADERS,
+        multipartBody({}, [{ ...file, name: 'da\u0000ta.csv' }]),
+        NUL_MESSAGE,
+      ],
+      [
+        'NUL in a field value',
+        MULTIPART_HEADERS,
+        multipartBody({ name: 'x\u0000y' }, [file]),
+        NUL_MESSAGE,
+      ],
+      [
+        'NUL in a field name',
+        MULTIPART_HEADERS,
+        multipartBody({ ['na\u0000me']: 'x' }, [file]),
+        NUL_MESSAGE,
+      ],
+      [
+        'NUL in the file part name',
+        MULTIPART_HEADERS,
+        multipartBody({}, [{ ...file, field: 'fi\u0000le' }]),
+        NUL_MESSAGE,
+      ],
+    ];
+    for (const url of parsing) {
+      for (const [what, headers, payload, error] of cases) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: url.replace(/:[A-Za-z0-9_]+/g, '00000000-0000-4000-8000-000000000000'),
+          headers: { ...bearer(token), ...headers },
+          payload,
+        });
+        expectNoCrash(res, `${url}: ${what}`);
+        if (!uploads.includes(url)) continue;
+        expect(res.statusCode, `${url}: ${what} -> ${res.body}`).toBe(400);
+        expect(JSON.parse(res.body), `${url}: ${what}`).toMatchObject({ success: false, error });
+      }
+    }
+  }, 120_000);
+});
+
+describe('hostile values in bodies and queries shaped by the OpenAPI document', () => {
+  /** What the victim can read of their own things: it must be the same after the attack. */
+  async function victimView(victim: string, ids: Record<string, string>) {
+    const reads = [
+      '/api/auth/profile',
+      '/api/settings',
+      `/api/projects/${ids.project}`,
+      `/api/projects/${ids.project}/members`,
+      `/api/documents/${ids.document}`,
+      `/api/datasets/${ids.dataset}`,
+      '/api/notifications',
+    ];
+    const out: Record<string, unknown> = {};
+    for (const url of reads) {
+      const res = await call('GET', url, undefined, victim);
+      expect(res.statusCode, url).toBe(200);
+      out[url] = JSON.parse(res.body);
+    }
+    return out;
+  }
+
+  it("answers without a 5xx and leaves another user's data as it was", async () => {
+    const writable = (method: string, url: string) =>
+      operations.find((o) => o.method === method && o.url === url)!.body!;
+    const victim = await createUser(t.app, { role: 'researcher' });
+    const created = async (url: string, body: unknown) => {
+      const res = await call('POST', url, body, victim.accessToken);
+      expect(res.statusCode, `${url} ${res.body}`).toBe(201);
+      return (JSON.parse(res.body) as { data: Record<string, { id: string }> }).data;
+    };
+    const ids = {
+      project: (await created('/api/projects', { title: 'Victim project', researchArea: 'Other' }))
+        .project!.id,
+      document: (
+        await created('/api/documents', {
+          name: 'Victim notes',
+          category: (sampleOf(writable('POST', '/api/documents'), []) as { category: string })
+            .category,
+          content: 'Mine alone.',
+        })
+      ).document!.id,
+      dataset: (await created('/api/datasets', sampleOf(writable('POST', '/api/datasets'), [])))
+        .dataset!.id,
+      user: victim.id,
+    };
+    expect(
+      (await call('PUT', '/api/settings', { profile: { theme: 'dark' } }, victim.accessToken))
+        .statusCode,
+    ).toBe(200);
+    const before = await victimView(victim.accessToken, ids);
+
+    const attacker = await createUser(t.app, { role: 'researcher' });
+    // The attacker's own project too, so creations with a projectId get past the rights check
+    // and their hostile fields reach the database.
+    const own = await call(
+      'POST',
+      '/api/projects',
+      { title: 'Attacker project', researchArea: 'Other' },
+      attacker.accessToken,
+    );
+    const ownProject = (JSON.parse(own.body) as { data: { project: { id: string } } }).data.project
+      .id;
+    const targets = operations.filter(
+      (o) => o.url.startsWith('/api/') && !SKIPPED.has(`${o.method} ${o.url}`),
+    );
+    const pathIds = [ownProject, ...Object.values(ids), '00000000-0000-4000-8000-000000000000'];
+    const calls: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(hostileRequest(targets, pathIds), async (req) => {
+        const res = await call(req.method, req.url, req.body, attacker.accessToken);
+        calls.push(`${req.method} ${req.url.split('?')[0]}`);
+        expectNoCrash(res, `${req.method} ${req.url} ${JSON.stringify(req.body)?.slice(0, 200)}`);
+      }),
+      { numRuns: 600 },
+    );
+    // The runs reached most operations, not a few over and over.
+    expect(new Set(calls).size).toBeGreaterThan(targets.length / 2);
+    expect(await victimView(victim.accessToken, ids)).toEqual(before);
+  }, 600_000);
+
+  it("answers an administrator's hostile values without a 5xx", async () => {
+    const bystander = await createUser(t.app, { role: 'researcher' });
+    const targets = operations.filter(
+      (o) => o.url.startsWith('/api/') && !SKIPPED.has(`${o.method} ${o.url}`),
+    );
+    const pathIds = [bystander.id, '00000000-0000-4000-8000-000000000000', 'not-an-id'];
+    await fc.assert(
+      fc.asyncProperty(hostileRequest(targets, pathIds), async (req) => {
+        const res = await call(req.method, req.url, req.body);
+        expectNoCrash(res, `${req.method} ${req.url} ${JSON.stringify(req.body)?.slice(0, 200)}`);
+      }),
+      { numRuns: 400 },
+    );
+  }, 600_000);
 });
