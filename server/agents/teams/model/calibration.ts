@@ -110,6 +110,13 @@ async function feedbackValues(
   const rawNote = attempt.value.object.note.trim();
   const note =
     rawNote && step.gate ? (await step.gate(rawNote, 'Calibration tab: note')).trim() : rawNote;
+  if (Object.keys(values).length === 0) {
+    // A weak answer (no names, or only names that are not parameters) changes nothing: say so.
+    return {
+      ...none,
+      note: `The model read the feedback but named no parameter value that can be set, so the calibration is unchanged${note ? `. Its note: ${note}` : ''}`,
+    };
+  }
   return { ...none, values, byModel: true, note: note || null, noteByModel: note.length > 0 };
 }
 
