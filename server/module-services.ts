@@ -23,6 +23,8 @@ import {
   type ProjectsService,
 } from './modules/projects/service';
 import { createProjectsStore } from './modules/projects/store';
+import { createRecordService, type RecordTeams } from './modules/projects/record';
+import { createRecordStore } from './modules/projects/record-store';
 import {
   createSettingsService,
   KEY_COLUMNS,
@@ -46,6 +48,11 @@ type DocumentsService = ReturnType<typeof createDocumentsService>;
  */
 export interface ModuleServices {
   projects: Pick<ProjectsService, 'update'> & {
+    /**
+     * Brings a project's stage, progress and task counts in line with its sessions (called by
+     * the runtime when a session of the project completes; no rights: the caller is the server).
+     */
+    recordWork(projectId: string, teams: RecordTeams): Promise<void>;
     /** The project as the user sees it, with their rights; 404 when they may not see it. */
     get(user: AuthUser, projectId: string): Promise<Project>;
     /** The user's rights on a project, null when they may not see it (nothing thrown). */
@@ -90,9 +97,19 @@ export function createModuleServices(
     encryptionKey: secrets.encryptionKey,
   });
 
+  const records = createRecordService({
+    store: createRecordStore(db),
+    projects,
+    modules: {
+      documents: { list: (user, query) => documents.list(user, query) },
+      datasets: { get: (user, id) => datasets.get(user, id) },
+    },
+  });
+
   return {
     projects: {
       update: (user, id, input) => projects.update(user, id, input),
+      recordWork: (projectId, teams) => records.recordWork(projectId, teams),
       async get(user, projectId) {
         const { record, perms } = await projects.load(user, projectId);
         return toProject(record, perms);

@@ -28,11 +28,29 @@ export function completionPatch(
   return { finalOutputs: finalOutputsOf(team, results), completedAt: new Date() };
 }
 
+/**
+ * The project's stage and progress follow its work: a session completing on it may reach a new
+ * stage (the rule is the projects module's). A failure is logged: the session has completed.
+ */
+async function recordProjectWork(core: RuntimeCore, projectId: string): Promise<void> {
+  const teams = core.registry.teams().map((t) => ({
+    id: t.id,
+    label: t.label,
+    stage: t.stage ?? null,
+  }));
+  try {
+    await core.app.modules.projects.recordWork(projectId, teams);
+  } catch (err) {
+    core.app.log.warn({ err: (err as Error).message, projectId }, 'could not record project work');
+  }
+}
+
 /** Announces a completion after the write: log line, process_completed, notification. */
 export async function announceCompletion(core: RuntimeCore, row: AgentSessionRow): Promise<void> {
   const name = teamName(core, row);
   const phases = row.plan.length;
   await writeLog(core, row, `Session completed: all ${phases} phases done`);
+  if (row.projectId) await recordProjectWork(core, row.projectId);
   await publishUpdate(core, row, {
     updateType: 'process_completed',
     data: { finalOutputs: row.finalOutputs },

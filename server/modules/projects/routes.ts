@@ -9,8 +9,11 @@ import {
   projectReplySchema,
   updateProjectRequestSchema,
 } from '../../../common/projects';
+import { projectRecordReplySchema } from '../../../common/research-record';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
+import { createRecordService } from './record';
+import { createRecordStore } from './record-store';
 import { createProjectsService } from './service';
 import { createProjectsStore } from './store';
 
@@ -44,6 +47,20 @@ export function projectsRoutes(app: Api, ctx: AppContext) {
     handler: async (request) => ({
       success: true as const,
       data: { project: await service.get(currentUser(request), request.params.id) },
+    }),
+  });
+
+  const records = createRecordService({
+    store: createRecordStore(ctx.db),
+    projects: service,
+    modules: ctx.modules,
+  });
+  app.get('/api/projects/:id/record', {
+    config: user,
+    schema: { params: idParamSchema, response: { 200: projectRecordReplySchema } },
+    handler: async (request) => ({
+      success: true as const,
+      record: await records.record(currentUser(request), request.params.id, ctx.agents.teams()),
     }),
   });
 
