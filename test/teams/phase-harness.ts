@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { FeedbackEntry } from '../../common/agents';
 import { createServiceHost, type ServiceHost } from '../../server/platform/services';
+import type { SessionProvenance } from '../../common/provenance';
+import { createProvenanceRecorder } from '../../server/agents/kit/provenance';
 import { createWorkspace } from '../../server/agents/kit/workspace';
 import type {
   PhaseLog,
@@ -29,6 +31,11 @@ export interface PhaseRunOptions {
   projectId?: string | null;
   /** Who runs it; defaults to the harness's researcher. */
   userId?: string;
+  /**
+   * The session's provenance from earlier phases (e.g. the works they retrieved, which the
+   * citation gate then accepts); defaults to none.
+   */
+  provenance?: SessionProvenance;
   signal?: AbortSignal;
 }
 
@@ -38,6 +45,8 @@ export interface PhaseRun {
   logs: Array<{ level: 'info' | 'warn' | 'error'; message: string }>;
   /** What the checkpoint would show, when the phase has one. */
   checkpointData: unknown;
+  /** The session's provenance after the phase, as the runner would store it. */
+  provenance: SessionProvenance;
 }
 
 export interface PhaseHarness {
@@ -81,9 +90,14 @@ export async function createPhaseHarness(
         ? team.configurationSchema.parse(run.configuration ?? {})
         : (run.configuration ?? {});
       const results = run.results ?? {};
+      const sessionId = crypto.randomUUID();
+      const provenance = createProvenanceRecorder(run.provenance ?? null, {
+        key,
+        startedAt: new Date().toISOString(),
+      });
       const ctx: PhaseRuntimeContext = {
         session: {
-          id: crypto.randomUUID(),
+          id: sessionId,
           teamId: team.id,
           agentId: null,
           ownerId: userId,
@@ -94,7 +108,14 @@ export async function createPhaseHarness(
         phase: { number: index + 1, key, name: phase.name, totalPhases: team.phases.length },
         log,
         llm: app.ctx.agents.models.forCall({ userId, agent: team.id, phase: key, signal }),
-        workspace: createWorkspace(app.ctx, { userId, projectId: run.projectId ?? null }),
+        workspace: createWorkspace(app.ctx, {
+          userId,
+          projectId: run.projectId ?? null,
+          sessionId,
+          teamId: team.id,
+          provenance: () => provenance.running(),
+        }),
+        provenance,
         services,
         results,
         resultList: Object.entries(results).map(([k, result], i) => ({
@@ -112,7 +133,12 @@ export async function createPhaseHarness(
       const checkpointData = phase.checkpoint
         ? (phase.checkpoint.data?.(result) ?? result)
         : undefined;
-      return { result, logs, checkpointData };
+      return {
+        result,
+        logs,
+        checkpointData,
+        provenance: provenance.completed(new Date().toISOString()),
+      };
     },
     async close() {
       await services.close();

@@ -17,7 +17,7 @@ import type { Api } from '../../platform/api';
 import type { ServicesOf, ServiceSpecs } from '../../platform/services';
 import { parseStored } from './stored-data';
 import { createCitationGate, type CitationGate } from './citations';
-import { createProvenanceRecorder, type PhaseProvenance } from './provenance';
+import { createProvenanceRecorder, withModelRecorded, type PhaseProvenance } from './provenance';
 import type { Workspace } from './workspace';
 
 /**
@@ -192,7 +192,7 @@ export function defineTeam<
       ) as z.output<C>,
       phase: rt.phase,
       log: rt.log,
-      llm: rt.llm,
+      llm: withModelRecorded(rt.llm, provenance),
       services: rt.services.instancesOf(services) as ServicesOf<S>,
       workspace: rt.workspace,
       provenance,

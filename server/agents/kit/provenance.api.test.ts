@@ -8,6 +8,7 @@ import { client } from '../../../test/client';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { EXAMPLE_WORK, exampleTeam } from '../../../test/teams/example-team/team';
 import { sessionClient, waitingAt } from '../../../test/teams/helpers';
+import { createPhaseHarness } from '../../../test/teams/phase-harness';
 
 /**
  * Provenance and the citation gate through the kit's example team: the work it records is kept
@@ -151,5 +152,54 @@ describe('a saved document carries its provenance', () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/api/json' });
     const paths = (res.json() as { paths: Record<string, { get?: unknown }> }).paths;
     expect(paths['/api/documents/{id}/provenance']?.get).toBeDefined();
+  });
+});
+
+describe('the phase harness and provenance', () => {
+  it("gates a phase's text against the works of earlier phases given to it", async () => {
+    const h = await createPhaseHarness({
+      env: {
+        LLM_PROVIDER: 'openai-compatible',
+        OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl,
+        LLM_MODEL: 'scripted-model',
+      },
+    });
+    try {
+      const results = { count: { words: 2, longest: 'wages', greeting: 'Hello, researcher' } };
+      llm.reset();
+      llm.scriptPhase(
+        'example',
+        'summarise',
+        { text: 'Wages follow output (Smith, 2019).' },
+        { text: 'Wages follow output (Smith, 2019).' },
+      );
+      // Without the earlier phase's record the work was not retrieved in this session.
+      const alone = await h.run(exampleTeam, 'summarise', { input: { text: 'wages' }, results });
+      expect(alone.result).toMatchObject({ summary: 'Wages follow output.' });
+      expect(alone.logs.map((l) => l.message)).toContain(
+        'Removed a reference to a work not retrieved in this session: (Smith, 2019) (summary)',
+      );
+      expect(alone.provenance.phases.map((p) => p.key)).toEqual(['summarise']);
+      expect(alone.provenance.model).toEqual({
+        provider: 'openai-compatible',
+        id: 'scripted-model',
+      });
+
+      const withWork = await h.run(exampleTeam, 'summarise', {
+        input: { text: 'wages' },
+        results,
+        provenance: {
+          model: null,
+          phases: [{ key: 'count', startedAt: null, completedAt: '2026-01-01T00:00:00.000Z' }],
+          inputs: [],
+          works: [EXAMPLE_WORK],
+          computations: [],
+        },
+      });
+      expect(withWork.result).toMatchObject({ summary: 'Wages follow output (Smith, 2019).' });
+      expect(withWork.provenance.phases.map((p) => p.key)).toEqual(['count', 'summarise']);
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   type RecordedWork,
   type SessionProvenance,
 } from '../../../common/provenance';
+import type { ModelHandle } from '../llm/model-layer';
 
 /**
  * A session's provenance as its phases build it: which works were retrieved, which computations
@@ -114,6 +115,28 @@ export function createProvenanceRecorder(
     },
     running: () => snapshot(null),
     completed: (completedAt) => snapshot(completedAt),
+  };
+}
+
+/**
+ * The phase's model handle, telling the provenance which model answered each call (the provider
+ * and model of the call's record, the same as in llm_calls).
+ */
+export function withModelRecorded(
+  handle: ModelHandle,
+  provenance: Pick<ProvenanceRecorder, 'modelUsed'>,
+): ModelHandle {
+  return {
+    async generateText(input) {
+      const result = await handle.generateText(input);
+      provenance.modelUsed(result.usage.provider, result.usage.model);
+      return result;
+    },
+    async generateObject(schema, input) {
+      const result = await handle.generateObject(schema, input);
+      provenance.modelUsed(result.usage.provider, result.usage.model);
+      return result;
+    },
   };
 }
 

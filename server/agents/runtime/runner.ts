@@ -10,9 +10,8 @@ import { enqueuePhase, notifyOwner, publishUpdate, writeLog } from './session-ev
 import { machineState, sessionLink, teamName } from './session-view';
 import { isModelError } from '../llm/errors';
 import type { ModelHandle } from '../llm/model-layer';
-import type { CallUsage } from '../llm/model-types';
 import type { PhaseJob } from './queue';
-import { createProvenanceRecorder, type ProvenanceRecorder } from '../kit/provenance';
+import { createProvenanceRecorder } from '../kit/provenance';
 import { createWorkspace } from '../kit/workspace';
 import { transition } from './state-machine';
 import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
@@ -95,15 +94,13 @@ export function createRunner(core: RuntimeCore): Runner {
 
   /**
    * The phase's model handle with the token budget applied: no call starts once the budget is
-   * used up, and the call that goes over it stops the phase. Counts the calls made, and tells
-   * the session's provenance which model answered (the provider and model of the call's record).
+   * used up, and the call that goes over it stops the phase. Counts the calls made.
    */
   function budgeted(
     handle: ModelHandle,
     row: AgentSessionRow,
     controller: AbortController,
     usage: { used: number; calls: number },
-    provenance: ProvenanceRecorder,
   ): ModelHandle {
     const budget = row.tokenBudget;
     const stop = () => {
@@ -115,8 +112,7 @@ export function createRunner(core: RuntimeCore): Runner {
       usage.calls++;
       if (budget !== null && usage.used >= budget) throw stop();
     };
-    const after = ({ totalTokens: tokens, provider, model }: CallUsage) => {
-      provenance.modelUsed(provider, model);
+    const after = (tokens: number) => {
       usage.used += tokens;
       if (budget !== null && usage.used > budget) throw stop();
     };
@@ -124,13 +120,13 @@ export function createRunner(core: RuntimeCore): Runner {
       async generateText(input) {
         before();
         const result = await handle.generateText(input);
-        after(result.usage);
+        after(result.usage.totalTokens);
         return result;
       },
       async generateObject(schema, input) {
         before();
         const result = await handle.generateObject(schema, input);
-        after(result.usage);
+        after(result.usage.totalTokens);
         return result;
       },
     };
@@ -299,7 +295,6 @@ export function createRunner(core: RuntimeCore): Runner {
           row,
           controller,
           usage,
-          provenance,
         ),
         workspace: createWorkspace(core.app, {
           userId: row.ownerId,
