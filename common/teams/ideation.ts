@@ -170,6 +170,22 @@ export const groundingSchema = z.object({
 });
 export type Grounding = z.infer<typeof groundingSchema>;
 
+/**
+ * What a weak model left out of a question's record: the code keeps what it computed (the
+ * question, its works and counts) and marks these as not supplied by the model.
+ */
+export const MODEL_GAP_FIELDS = ['theory', 'context', 'justification', 'ranking'] as const;
+export const modelGapFieldSchema = z.enum(MODEL_GAP_FIELDS);
+export type ModelGapField = z.infer<typeof modelGapFieldSchema>;
+
+/** What the screen and the saved question set say in place of a field the model left out. */
+export const NOT_SUPPLIED_BY_MODEL: Record<ModelGapField, string> = {
+  theory: 'The model supplied no theory for this question.',
+  context: 'The model supplied no context for this question.',
+  justification: 'The model supplied no justification for this question.',
+  ranking: 'The model did not rank this question; it keeps the Refiner’s order.',
+};
+
 export const contextualizedQuestionSchema = refinedQuestionSchema.extend({
   /** The economic theory the question ties to. */
   theory: z.string(),
@@ -178,6 +194,8 @@ export const contextualizedQuestionSchema = refinedQuestionSchema.extend({
   /** Keys of the retrieved works the context cites (checked against the retrieved ones). */
   citedWorks: z.array(z.string()),
   grounding: groundingSchema,
+  /** Fields the model did not supply (empty, or the question left out of its answer). */
+  modelGaps: z.array(modelGapFieldSchema).default([]),
 });
 export type ContextualizedQuestion = z.infer<typeof contextualizedQuestionSchema>;
 
@@ -196,6 +214,10 @@ export const finalQuestionSchema = z.object({
   justification: z.string(),
   theory: z.string(),
   grounding: groundingSchema,
+  /** Fields the model did not supply: theory or context (Contextualizer), justification, ranking. */
+  modelGaps: z.array(modelGapFieldSchema).default([]),
+  /** The Contextualizer's context (written by the model; cites only `grounding.works`). */
+  context: z.string().default(''),
 });
 export type FinalQuestion = z.infer<typeof finalQuestionSchema>;
 
@@ -206,6 +228,8 @@ export const finalizeResultSchema = z.object({
   questions: z.array(finalQuestionSchema).min(FINAL_QUESTIONS_MIN).max(FINAL_QUESTIONS_MAX),
   /** The FINAL_QUESTIONS list as written to the log. */
   items: z.array(z.string()),
+  /** The question set saved as a document (null when it could not be saved). */
+  documentId: z.string().nullable().default(null),
 });
 export type FinalizeResult = z.infer<typeof finalizeResultSchema>;
 

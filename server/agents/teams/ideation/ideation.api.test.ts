@@ -10,6 +10,7 @@ import {
   type IdeationLogsReply,
   type StartIdeationReply,
 } from '../../../../common/teams/ideation';
+import { provenanceReplySchema } from '../../../../common/provenance';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client, type Client } from '../../../../test/client';
 import {
@@ -370,6 +371,190 @@ describe('automatic mode', () => {
   });
 });
 
+const FABRICATED = 'Fabricated, A. (2031) A paper nobody wrote. doi 10.9999/fabricated.2031';
+const mentionsFabricated = (text: string) => /Fabricated|10\.9999/.test(text);
+
+/**
+ * A weak model: it renames the questions, leaves fields empty and invents a reference. Only
+ * its answers' shapes are scripted; the grounding comes from the OpenAlex fixture as always.
+ */
+function scriptWeakRun(ranking: Array<{ id: string; justification: string }>) {
+  llm.scriptPhase('ideation', 'ideate', {
+    json: {
+      candidates: [
+        'Payments for ecosystem services and conservation on farms',
+        '',
+        `Governance quality and development, as in ${FABRICATED}`,
+        'Food price spikes and poverty',
+        '   ',
+      ],
+    },
+  });
+  llm.scriptPhase('ideation', 'refine', {
+    json: {
+      questions: [
+        ...REFINED.slice(0, 3),
+        { question: '', searchQuery: '' },
+        { question: 'Is it?', searchQuery: 'x' },
+      ],
+    },
+  });
+  llm.scriptPhase('ideation', 'contextualize', {
+    json: {
+      questions: [
+        {
+          id: 'first',
+          theory: 'contract theory',
+          context: `Payments are cost-effective [W1]. ${FABRICATED} agrees.`,
+          citedWorks: ['W1'],
+        },
+        { id: 'second', theory: '', context: '', citedWorks: [] },
+        {
+          id: 'third',
+          theory: `household welfare (${FABRICATED})`,
+          context: 'Prices hit net buyers [W2].',
+          citedWorks: ['W2', 'W9'],
+        },
+      ],
+    },
+  });
+  llm.scriptPhase('ideation', 'finalize', { json: { ranking } });
+}
+
+function expectNoFabricatedReference(done: IdeationLogsReply) {
+  for (const panel of agentPanels(done.logs, false)) {
+    for (const line of panel.lines) expect(mentionsFabricated(line), line).toBe(false);
+  }
+  // The log names a removal, and nothing else mentions the invented work.
+  for (const line of done.logs.filter(mentionsFabricated)) {
+    expect(line).toMatch(/^Removed a reference to a work not retrieved in this session: /);
+  }
+  expect(done.logs.some((l) => l.startsWith('Removed a reference'))).toBe(true);
+  expect(mentionsFabricated(JSON.stringify(done.grounding))).toBe(false);
+  expect(mentionsFabricated(JSON.stringify(done.finalQuestions))).toBe(false);
+}
+
+describe('a weak model', () => {
+  it('renaming the questions, leaving fields empty and inventing a reference keeps the computed work', async () => {
+    scriptWeakRun([
+      { id: 'best', justification: `Few works match it. ${FABRICATED}` },
+      { id: 'next', justification: '' },
+      { id: 'last', justification: 'Governance data are rich [W1].' },
+    ]);
+    const user = await createUser(t.app);
+    const api = client(t.app, user.accessToken);
+    const created = await api.post('/api/projects', {
+      title: 'Weak model',
+      researchArea: 'Development Economics',
+    });
+    const projectId = (created.body as { data: { project: { id: string } } }).data.project.id;
+    const { done } = await startAndWait(api, { idea: 'conservation and poverty', projectId });
+    expect(done.status, done.error ?? '').toBe('completed');
+
+    // Empty candidates and refined questions left out; the three questions kept.
+    expect(done.logs).toContain('Ideator: Left out 2 empty or unusable candidates of the model');
+    // The Contextualizer's answers under other names matched by position: all grounding kept.
+    expect(done.logs).toContain(
+      'Contextualizer: The model named the questions differently; its answers are matched to them in order',
+    );
+    const grounding = done.grounding!;
+    expect(grounding.map((q) => q.id)).toEqual(['Q1', 'Q2', 'Q3']);
+    expect(grounding.map((q) => q.theory.slice(0, 17))).toEqual([
+      'contract theory',
+      '',
+      'household welfare',
+    ]);
+    expect(grounding.map((q) => q.modelGaps)).toEqual([[], ['theory', 'context'], []]);
+    for (const q of grounding) {
+      expect(q.grounding.works.map((w) => w.openalexId)).toEqual(
+        openalex.worksFor(q.grounding.searchQuery, 5).map((w) => w.id),
+      );
+    }
+    expect(done.logs).toContain(
+      'Contextualizer: Q2: the model supplied no theory or context; its works and counts are kept',
+    );
+
+    // The ranking, renamed too, matched by position; the empty justification marked.
+    const final = done.finalQuestions!;
+    expect(final.map((q) => q.id)).toEqual(['Q1', 'Q2', 'Q3']);
+    expect(final[1]!.modelGaps).toEqual(['theory', 'context', 'justification']);
+    expect(final[0]!.justification).toMatch(/^Few works match it\./);
+    const parsed = parseFinalQuestions(done.logs);
+    expect(parsed.found && parsed.ok && parsed.items.map((i) => i.justification)).toEqual([
+      final[0]!.justification,
+      undefined,
+      final[2]!.justification,
+    ]);
+
+    expectNoFabricatedReference(done);
+
+    // The saved question set: no invented reference, the model's parts marked, origins listed.
+    const final0 = await waitForLogs(api, done.sessionId, (r) => r.status === 'completed');
+    expect(final0.status).toBe('completed');
+    const docs = await api.get(`/api/documents?projectId=${projectId}`);
+    const listed = (docs.body as { data: { documents: Array<{ id: string; name: string }> } }).data
+      .documents;
+    const doc = listed.find((d) => d.name === 'Research questions: conservation and poverty');
+    expect(doc).toBeDefined();
+    const content = (
+      (await api.get(`/api/documents/${doc!.id}`)).body as {
+        data: { document: { content: string } };
+      }
+    ).data.document.content;
+    expect(mentionsFabricated(content)).toBe(false);
+    expect(content).toContain('<!-- origin:model -->');
+    expect(content).toContain('The model supplied no justification for this question.');
+    expect(content).toContain(`OpenAlex ${final[0]!.grounding.works[0]!.openalexId}`);
+    const provenance = provenanceReplySchema.parse(
+      (await api.get(`/api/documents/${doc!.id}/provenance`)).body,
+    ).provenance;
+    expect(provenance.team).toBe('ideation');
+    expect(provenance.items).toEqual(
+      expect.arrayContaining([
+        {
+          key: `reference:${final[0]!.grounding.works[0]!.openalexId}`,
+          origin: 'retrieved',
+          ref: expect.any(String),
+        },
+        { key: 'table:grounding-Q1', origin: 'computed', ref: 'openalex:counts-by-year' },
+        { key: 'passage:theory-Q1', origin: 'model' },
+        { key: 'passage:justification-Q1', origin: 'model' },
+      ]),
+    );
+    expect(provenance.items.some((i) => i.key === 'passage:justification-Q2')).toBe(false);
+    expect(provenance.records.map((r) => r.id)).toEqual(
+      expect.arrayContaining(final[0]!.grounding.works.map((w) => w.openalexId)),
+    );
+
+    // Saved into the project: the question texts only, none invented.
+    const saved = await api.post(`${BASE}/save`, { sessionId: done.sessionId, projectId });
+    expect(saved.status).toBe(200);
+    expect(mentionsFabricated(JSON.stringify(saved.body))).toBe(false);
+  });
+
+  it('keeps the grounded questions in order when the model ranks none of them', async () => {
+    scriptWeakRun([{ id: 'the best one', justification: 'It is best.' }]);
+    const user = await createUser(t.app);
+    const api = client(t.app, user.accessToken);
+    const { done } = await startAndWait(api, { idea: 'conservation and poverty' });
+    expect(done.status, done.error ?? '').toBe('completed');
+    const final = done.finalQuestions!;
+    expect(final.map((q) => [q.rank, q.id])).toEqual([
+      [1, 'Q1'],
+      [2, 'Q2'],
+      [3, 'Q3'],
+    ]);
+    expect(final.every((q) => q.modelGaps.includes('ranking'))).toBe(true);
+    expect(done.logs).toContain(
+      'Finalizer: Ignored a ranking entry for unknown or repeated id the best one',
+    );
+    expect(done.logs).toContain(
+      "Finalizer: The model ranked 0 of the questions; Q1, Q2, Q3 follow in the Refiner's order, marked as not ranked by the model",
+    );
+    expectNoFabricatedReference(done);
+  });
+});
+
 describe('bad requests', () => {
   it('refuses blank ideas, unknown modes, long ideas and anonymous callers with clear 4xx', async () => {
     const user = await createUser(t.app);
@@ -483,7 +668,8 @@ describe('saving to a project', () => {
       sessionId,
       projectId,
     });
-    expect(viewerSession.status).toBe(404); // not their session
+    // A viewer of the project reads its sessions, but cannot write into the project.
+    expect(viewerSession.status).toBe(403);
     const ownProject = await client(t.app, stranger.accessToken).post('/api/projects', {
       title: 'Elsewhere',
       researchArea: 'Labor Economics',

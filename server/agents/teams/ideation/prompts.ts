@@ -36,32 +36,34 @@ export const FINALIZER_SYSTEM =
   'that rests on the theory, the counts and the retrieved works you were given (cite works by ' +
   'key only, e.g. [W1]).';
 
+/*
+ * The answers' shapes ask for what the code needs and refuse nothing a weak model might send
+ * (empty strings, too few or too many items, renamed ids): the phases keep what they can use,
+ * mark what the model did not supply, and fail only when nothing computed can be kept.
+ */
+
 export const candidatesSchema = z.object({
   candidates: z
-    .array(z.string().min(5).max(500))
-    .min(FINAL_QUESTIONS_MIN)
-    .max(10)
-    .describe('Candidate research questions, one sentence each'),
+    .array(z.string())
+    .max(12)
+    .describe(
+      `${FINAL_QUESTIONS_MIN} to 10 candidate research questions, one sentence each (${FINAL_QUESTIONS_MAX} to 8 preferred)`,
+    ),
 });
 
 export const refinedSchema = z.object({
   questions: z
-    .array(
-      z.object({
-        question: z.string().min(5).max(500),
-        searchQuery: z.string().min(2).max(120),
-      }),
-    )
-    .min(FINAL_QUESTIONS_MIN)
-    .max(8),
+    .array(z.object({ question: z.string(), searchQuery: z.string() }))
+    .max(10)
+    .describe(`${FINAL_QUESTIONS_MIN} to 8 refined questions`),
 });
 
 export const contextSchema = z.object({
   questions: z.array(
     z.object({
       id: z.string().describe('The question id, e.g. Q1'),
-      theory: z.string().min(2).max(300),
-      context: z.string().min(2).max(1500),
+      theory: z.string().describe('The economic theory, in a few words (at most 300 characters)'),
+      context: z.string().describe('Two or three sentences (at most 1500 characters)'),
       citedWorks: z.array(z.string()).describe('Keys of the works cited, e.g. ["W1", "W3"]'),
     }),
   ),
@@ -72,9 +74,23 @@ export const rankingSchema = z.object({
     .array(
       z.object({
         id: z.string().describe('The question id, e.g. Q2'),
-        justification: z.string().min(2).max(800),
+        justification: z.string().describe('One to three sentences (at most 800 characters)'),
       }),
     )
-    .min(FINAL_QUESTIONS_MIN)
-    .max(FINAL_QUESTIONS_MAX),
+    .max(10)
+    .describe(`The ${FINAL_QUESTIONS_MIN} to ${FINAL_QUESTIONS_MAX} best questions, best first`),
 });
+
+/** 'Q2', 'q2', 'Question 2', '2' -> 'Q2'; anything else names no question. */
+export function questionIdOf(raw: string): string | undefined {
+  const m = /^\s*(?:q(?:uestion)?\s*)?(\d{1,2})\s*$/i.exec(raw);
+  return m ? `Q${Number(m[1])}` : undefined;
+}
+
+/** A model's text cut to `max` characters at a word, one line. */
+export function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+}

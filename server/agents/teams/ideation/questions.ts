@@ -23,3 +23,25 @@ export function questionKey(question: string): string {
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 }
+
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be by can do does did for from has have how in into is it its of on or ' +
+    'than that the their them these this those to was were what when where whether which who ' +
+    'why will with would across among between more less most'
+  ).split(' '),
+);
+
+/**
+ * Search keywords from a question's own words, for a question the Refiner gave none for: the
+ * words that are not function words, in order, at most six.
+ */
+export function searchQueryFrom(question: string): string {
+  return question
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]+/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
+    .slice(0, 6)
+    .join(' ');
+}

@@ -9,7 +9,10 @@ import {
 } from '../../../../common/teams/literature';
 import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client, type Client } from '../../../../test/client';
+import { provenanceReplySchema } from '../../../../common/provenance';
 import {
+  claimsReply,
+  GAPS_FIRST,
   literatureScript,
   REVIEW_QUESTION,
 } from '../../../../test/fixtures/literature-sources/llm-script';
@@ -255,7 +258,172 @@ describe('a literature review end to end', () => {
     expect(final.logs?.at(-1)).toBe('Session completed: all 5 phases done');
     const logs = await me.api.get(`/api/literature-team/logs/${id}`);
     expect((logs.body as { logs: string[] }).logs).toEqual(final.logs);
+    // Five phases, four checkpoints and a feedback re-search: slow on a loaded machine.
+  }, 90_000);
+});
+
+const FABRICATED = 'Fabricated, A. (2031) A paper nobody wrote. doi 10.9999/fabricated.2031';
+const mentionsFabricated = (text: string) => /Fabricated|10\.9999/.test(text);
+
+/**
+ * A weak model: empty and code-like search terms, paper summaries under numbers it made up,
+ * empty fields, an invented reference in a gap and in the report, and a figure of its own.
+ */
+function scriptWeakReview() {
+  llm.reset();
+  llm.script({
+    agent: 'literature',
+    phase: 'question',
+    replies: [
+      {
+        json: {
+          queries: ['', '   '],
+          synonyms: ['import numpy as np', 'PES'],
+          jel_codes: ['import numpy as np', 'Q57 Ecological Economics'],
+        },
+      },
+    ],
   });
+  llm.script({
+    agent: 'literature',
+    match: 'You summarise economics papers',
+    // Five summaries, numbered 101-105: a batch of five takes them in order; a smaller batch
+    // cannot, and its papers are marked as not extracted.
+    replies: [
+      {
+        json: {
+          papers: [101, 102, 103, 104, 105].map((number) => ({
+            number,
+            key_insight: `Insight given as paper ${number}.`,
+            methodology: number === 105 ? '' : 'Panel data.',
+            findings: 'Payments changed land use.',
+          })),
+        },
+      },
+    ],
+  });
+  llm.script({
+    agent: 'literature',
+    match: 'mapping research gaps',
+    replies: [
+      {
+        json: {
+          gaps: [
+            {
+              ...GAPS_FIRST.gaps[0]!,
+              gap_description: `${GAPS_FIRST.gaps[0]!.gap_description} See ${FABRICATED}.`,
+            },
+            { gap_description: '', opportunity: '', recommendation: '', supporting_papers: [] },
+          ],
+        },
+      },
+    ],
+  });
+  llm.script({
+    agent: 'literature',
+    match: 'You write literature reviews',
+    replies: [
+      {
+        text: [
+          '## Introduction',
+          '',
+          `Payments for ecosystem services pay land users to conserve [1]. ${FABRICATED} disagrees.`,
+          'Publication output grew by 999% in a decade [1].',
+          '',
+          '## Conclusion',
+          '',
+          'More evidence is needed [2].',
+          '',
+          '## References',
+          '',
+          `- ${FABRICATED}`,
+        ].join('\n'),
+      },
+    ],
+  });
+  llm.script({
+    agent: 'literature',
+    match: 'You check citations',
+    replies: [{ json: claimsReply([]) }],
+  });
+}
+
+describe('a weak model', () => {
+  it('keeps the computed work, marks the gaps and lets no invented reference through', async () => {
+    scriptWeakReview();
+    const me = await researcher();
+    const start = await me.api.post('/api/literature-team/start', {
+      researchQuestion: REVIEW_QUESTION,
+    });
+    expect(start.status).toBe(201);
+    const id = startLiteratureReplySchema.parse(start.body).sessionId;
+    const cp1 = await waitFor(me.api, id, atCheckpoint(1));
+
+    // Blank queries: the question is searched; program text is no search term or JEL code.
+    expect(cp1.logs).toContain(
+      "Left out 2 of the model's search terms and JEL codes: program text, or not a JEL code",
+    );
+    expect(cp1.logs).toContain('JEL codes: Q57 Ecological Economics');
+    expect(cp1.logs.some((l) => /import numpy/.test(l))).toBe(false);
+    // Summaries under made-up numbers: matched in order where the counts agree.
+    const extracted = cp1.papers.filter((p) => p.extractedFrom === 'abstract');
+    expect(extracted.length).toBeGreaterThan(0);
+    expect(extracted.every((p) => p.key_insight.startsWith('Insight given as paper 10'))).toBe(
+      true,
+    );
+    expect(extracted.some((p) => p.methodology === 'Not stated in the abstract')).toBe(true);
+    // The gap keeps its text without the invented work; the empty one is dropped.
+    expect(cp1.researchGaps).toHaveLength(1);
+    expect(mentionsFabricated(JSON.stringify(cp1.researchGaps))).toBe(false);
+
+    await me.api.post('/api/literature-team/feedback', { sessionId: id, feedback: 'Approved' });
+    await waitFor(me.api, id, atCheckpoint(2));
+    await me.api.post('/api/literature-team/feedback', { sessionId: id, feedback: 'Approved' });
+    const cp3 = await waitFor(me.api, id, atCheckpoint(3));
+    const report = cp3.finalReport ?? '';
+    expect(mentionsFabricated(report)).toBe(false);
+    expect(report).toContain('999% **[unverified figure]**');
+    expect(cp3.verification?.figuresUnverified.map((f) => f.figure)).toEqual(['999%']);
+    expect(report).toContain('## Publication Trends (computed)');
+
+    await me.api.post('/api/literature-team/feedback', { sessionId: id, feedback: 'Approved' });
+    const done = await waitFor(me.api, id, (s) => s.status === 'completed');
+    for (const line of done.logs.filter(mentionsFabricated)) {
+      expect(line).toMatch(
+        /^(Removed a reference to a work not retrieved in this session: |Citation verifier removed )/,
+      );
+    }
+
+    // The saved report and bibliography say where each part came from.
+    const provenanceOf = async (docId: string | null | undefined) =>
+      provenanceReplySchema.parse((await me.api.get(`/api/documents/${docId}/provenance`)).body)
+        .provenance;
+    const reportProvenance = await provenanceOf(done.documents?.report);
+    expect(reportProvenance).toMatchObject({ sessionId: id, team: 'literature' });
+    const cited = done.papers.filter((p) => done.references.some((r) => r.number === p.number));
+    expect(reportProvenance.items).toEqual(
+      expect.arrayContaining([
+        ...cited.map((p) => ({
+          key: `reference:${p.sourceId}`,
+          origin: 'retrieved',
+          ref: expect.any(String),
+        })),
+        { key: 'table:trends', origin: 'computed', ref: 'openalex:counts-by-year' },
+        { key: 'passage:introduction', origin: 'model' },
+        { key: 'passage:conclusion', origin: 'model' },
+      ]),
+    );
+    expect(reportProvenance.records.map((r) => r.id)).toEqual(
+      expect.arrayContaining(cited.map((p) => p.sourceId)),
+    );
+    const bibProvenance = await provenanceOf(done.documents?.bibliography);
+    expect(bibProvenance.items.every((i) => i.origin === 'retrieved')).toBe(true);
+    const saved = await me.api.get(`/api/documents/${done.documents?.report}`);
+    const content = (saved.body as { data: { document: { content: string } } }).data.document
+      .content;
+    expect(content).toContain('<!-- origin:model -->');
+    expect(mentionsFabricated(content)).toBe(false);
+  }, 90_000);
 });
 
 describe('sources and library', () => {

@@ -102,8 +102,16 @@ describe('citation verifier (deterministic)', () => {
       { sentence: 'E.g. this one [2, 3].', works: [2, 3] },
     ]);
     expect(
-      insertFlags('A [1]. B [2].', [{ sentence: 'B [2].', works: [2], reason: 'Not [in] it.' }]),
+      insertFlags('A [1]. B [2].', [
+        { sentence: 'B [2].', works: [2], reason: 'Not [in] it', kind: 'unsupported' },
+      ]),
     ).toBe('A [1]. B [2]. **[Claim check: not supported by the abstract of work 2. Not in it.]**');
+    // A sentence that could not be checked is never called unsupported.
+    expect(
+      insertFlags('A [1].', [
+        { sentence: 'A [1].', works: [1], reason: 'The check gave no verdict.', kind: 'unchecked' },
+      ]),
+    ).toBe('A [1]. **[Claim check: not checked against work 1. The check gave no verdict.]**');
   });
 });
 

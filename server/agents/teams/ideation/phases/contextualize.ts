@@ -1,14 +1,16 @@
+import { isBlank, matchAnswers } from '../../../../../common/model-answers';
 import {
-  FINAL_QUESTIONS_MIN,
   neutraliseMarkers,
+  NOT_SUPPLIED_BY_MODEL,
   type ContextualizedQuestion,
   type Grounding,
+  type ModelGapField,
   type RefinedQuestion,
 } from '../../../../../common/teams/ideation';
 import { say, warn } from '../agent-log';
 import { ideation, phaseName } from '../definition';
 import { checkCitations, groundQuestion, worksIn } from '../grounding';
-import { CONTEXTUALIZER_SYSTEM, contextSchema } from '../prompts';
+import { clip, CONTEXTUALIZER_SYSTEM, contextSchema, questionIdOf } from '../prompts';
 import { trendWindow, type TrendWindow } from '../trend-discovery';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -37,7 +39,11 @@ function promptBlock(q: RefinedQuestion, g: Grounding, window: TrendWindow): str
 
 /**
  * The Contextualizer: retrieves each question's literature from OpenAlex (works and counts,
- * computed), then has the model tie the question to theory and to those works only.
+ * computed), then has the model tie the question to theory and to those works only. The model's
+ * texts pass the citation gate (the works retrieved here are the session's) and the check of
+ * their [W] keys. Every question keeps its computed grounding whatever the model answers: an
+ * answer under another id is matched by position when the counts agree, and a theory or context
+ * the model did not supply is marked as such.
  */
 export const contextualizePhase = ideation.phase('contextualize', {
   name: phaseName('contextualize'),
@@ -57,6 +63,17 @@ export const contextualizePhase = ideation.phase('contextualize', {
     );
     for (const [i, q] of questions.entries()) {
       const g = groundings[i]!;
+      // The works retrieved are the session's: the only ones any text may cite.
+      for (const w of g.works) {
+        ctx.provenance.work({
+          id: w.openalexId,
+          source: 'openalex',
+          doi: w.doi,
+          title: w.title,
+          authors: w.authors,
+          year: w.year,
+        });
+      }
       const ids = g.works.map((w) => `${w.openalexId}${w.year ? ` (${w.year})` : ''}`).join(', ');
       await say(
         ctx.log,
@@ -73,32 +90,70 @@ export const contextualizePhase = ideation.phase('contextualize', {
         'For every question id, give the theory, the context and the keys of the works cited.',
       schemaName: 'contexts',
     });
-    const byId = new Map(object.questions.map((c) => [c.id.trim().toUpperCase(), c]));
+    const { matched, by } = matchAnswers(
+      questions,
+      object.questions,
+      (q) => q.id,
+      (c) => questionIdOf(c.id),
+    );
+    if (by === 'position') {
+      await warn(
+        ctx.log,
+        'Contextualizer',
+        'The model named the questions differently; its answers are matched to them in order',
+      );
+    }
     const out: ContextualizedQuestion[] = [];
     let citationsRemoved = 0;
     for (const [i, q] of questions.entries()) {
       const grounding = groundings[i]!;
-      const c = byId.get(q.id);
-      if (!c) {
-        await warn(ctx.log, 'Contextualizer', `${q.id} was left out by the model and is dropped`);
-        continue;
-      }
-      const checked = checkCitations(neutraliseMarkers(c.context), c.citedWorks, grounding.works);
+      const c = matched[i];
+      const theory = clip(
+        neutraliseMarkers(await ctx.citations.gate(c?.theory ?? '', { where: 'Theory' })),
+        300,
+      ).replace(/[.\s]+$/, '');
+      const gatedContext = await ctx.citations.gate(c?.context ?? '', { where: 'Theory' });
+      const checked = checkCitations(
+        clip(neutraliseMarkers(gatedContext), 1500),
+        c?.citedWorks ?? [],
+        grounding.works,
+      );
       citationsRemoved += checked.removed;
-      const theory = neutraliseMarkers(c.theory);
-      out.push({ ...q, theory, context: checked.text, citedWorks: checked.cited, grounding });
-      await say(ctx.log, 'Contextualizer', `${q.id} ties to ${theory}. ${checked.text}`);
+      const modelGaps: ModelGapField[] = [];
+      if (isBlank(theory)) modelGaps.push('theory');
+      if (isBlank(checked.text)) modelGaps.push('context');
+      out.push({
+        ...q,
+        theory,
+        context: checked.text,
+        citedWorks: checked.cited,
+        grounding,
+        modelGaps,
+      });
+      if (modelGaps.length === 2) {
+        await warn(
+          ctx.log,
+          'Contextualizer',
+          `${q.id}: the model supplied no theory or context; its works and counts are kept`,
+        );
+      } else if (modelGaps.length === 1) {
+        const [gap] = modelGaps;
+        await say(
+          ctx.log,
+          'Contextualizer',
+          gap === 'theory'
+            ? `${q.id}: ${NOT_SUPPLIED_BY_MODEL.theory} ${checked.text}`
+            : `${q.id} ties to ${theory}. ${NOT_SUPPLIED_BY_MODEL.context}`,
+        );
+      } else {
+        await say(ctx.log, 'Contextualizer', `${q.id} ties to ${theory}. ${checked.text}`);
+      }
     }
     if (citationsRemoved > 0) {
       await warn(
         ctx.log,
         'Contextualizer',
         `Removed ${citationsRemoved} ${citationsRemoved === 1 ? 'citation' : 'citations'} of works that were not retrieved`,
-      );
-    }
-    if (out.length < FINAL_QUESTIONS_MIN) {
-      throw new Error(
-        `The Contextualizer placed ${out.length} questions; at least ${FINAL_QUESTIONS_MIN} are needed`,
       );
     }
     return { questions: out, citationsRemoved };

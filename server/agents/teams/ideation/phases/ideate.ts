@@ -1,8 +1,11 @@
-import { neutraliseMarkers } from '../../../../../common/teams/ideation';
-import { say } from '../agent-log';
+import { FINAL_QUESTIONS_MIN, neutraliseMarkers } from '../../../../../common/teams/ideation';
+import { say, warn } from '../agent-log';
 import { ideation, phaseName } from '../definition';
-import { candidatesSchema, IDEATOR_SYSTEM } from '../prompts';
+import { candidatesSchema, clip, IDEATOR_SYSTEM } from '../prompts';
 import { growthText } from '../trend-discovery';
+
+/** A candidate shorter than this after cleaning says nothing. */
+const CANDIDATE_MIN = 5;
 
 /** The Ideator: candidate questions from the user's idea, or from the trending topics. */
 export const ideatePhase = ideation.phase('ideate', {
@@ -40,7 +43,23 @@ export const ideatePhase = ideation.phase('ideate', {
       prompt,
       schemaName: 'candidates',
     });
-    const candidates = object.candidates.map(neutraliseMarkers).filter((c) => c.length > 0);
+    // Each candidate passes the citation gate before anyone sees it (no work is retrieved yet,
+    // so any reference in it is removed), then becomes one line.
+    const candidates: string[] = [];
+    for (const raw of object.candidates) {
+      const gated = await ctx.citations.gate(raw, { where: 'Ideator' });
+      const text = clip(neutraliseMarkers(gated), 500);
+      if (text.length >= CANDIDATE_MIN) candidates.push(text);
+    }
+    const blank = object.candidates.length - candidates.length;
+    if (blank > 0)
+      await warn(ctx.log, 'Ideator', `Left out ${blank} empty or unusable candidates of the model`);
+    if (candidates.length < FINAL_QUESTIONS_MIN) {
+      throw new Error(
+        `The model proposed ${candidates.length} usable candidate questions; at least ` +
+          `${FINAL_QUESTIONS_MIN} are needed to go on`,
+      );
+    }
     await say(
       ctx.log,
       'Ideator',

@@ -3,12 +3,17 @@ import {
   neutraliseMarkers,
   type RefinedQuestion,
 } from '../../../../../common/teams/ideation';
-import { say } from '../agent-log';
+import { say, warn } from '../agent-log';
 import { ideation, phaseName } from '../definition';
-import { REFINER_SYSTEM, refinedSchema } from '../prompts';
-import { questionKey, sharpenQuestion } from '../questions';
+import { clip, REFINER_SYSTEM, refinedSchema } from '../prompts';
+import { questionKey, searchQueryFrom, sharpenQuestion } from '../questions';
 
-/** The Refiner: duplicates out, each candidate sharpened into one question with its search. */
+/**
+ * The Refiner: duplicates out, each candidate sharpened into one question with its search. When
+ * the model's answer gives fewer than FINAL_QUESTIONS_MIN usable questions, the Ideator's
+ * candidates (sharpened by code, searched by their own words) fill the list, so the session
+ * keeps the work done so far.
+ */
 export const refinePhase = ideation.phase('refine', {
   name: phaseName('refine'),
   description:
@@ -26,14 +31,34 @@ export const refinePhase = ideation.phase('refine', {
     });
     const seen = new Set<string>();
     const questions: RefinedQuestion[] = [];
-    for (const q of object.questions) {
-      const question = sharpenQuestion(q.question);
-      const searchQuery = neutraliseMarkers(q.searchQuery).replace(/["()]/g, ' ').trim();
-      if (!question || !searchQuery) continue;
+    const add = (question: string | undefined, searchQuery: string) => {
+      if (!question || !searchQuery) return;
       const key = questionKey(question);
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       seen.add(key);
       questions.push({ id: `Q${questions.length + 1}`, question, searchQuery });
+    };
+    for (const q of object.questions) {
+      const gated = await ctx.citations.gate(q.question, { where: 'Refiner' });
+      const question = sharpenQuestion(clip(gated, 500));
+      const searchQuery =
+        clip(neutraliseMarkers(q.searchQuery).replace(/["()]/g, ' '), 120) ||
+        (question ? searchQueryFrom(question) : '');
+      add(question, searchQuery);
+    }
+    const fromModel = questions.length;
+    if (fromModel < FINAL_QUESTIONS_MIN) {
+      for (const c of candidates) {
+        if (questions.length >= FINAL_QUESTIONS_MIN) break;
+        const question = sharpenQuestion(c);
+        add(question, question ? searchQueryFrom(question) : '');
+      }
+      await warn(
+        ctx.log,
+        'Refiner',
+        `The model refined ${fromModel} usable questions; ${questions.length - fromModel} of the ` +
+          "Ideator's candidates are kept as they were, searched by their own words",
+      );
     }
     if (questions.length < FINAL_QUESTIONS_MIN) {
       throw new Error(
