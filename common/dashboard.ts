@@ -17,18 +17,36 @@ export const optionalMetricSchema = z.object({
 });
 export type OptionalMetric = z.infer<typeof optionalMetricSchema>;
 
+/**
+ * Figures of the work done, each counted in the database over the sessions the user can see
+ * (their own and those of their projects): nothing is estimated.
+ */
+export const workFiguresSchema = z.object({
+  /** Sessions of any team that completed. */
+  sessionsCompleted: z.number(),
+  /** Checkpoint answers given (approvals and revision requests). */
+  checkpointsAnswered: z.number(),
+  /** References in the verified reference lists of Literature reviews. */
+  referencesVerified: z.number(),
+  /** Data team sessions that profiled a dataset. */
+  datasetsProfiled: z.number(),
+  /** Model team sessions whose model the engine solved. */
+  modelsSolved: z.number(),
+  /** Code team sessions whose tests passed in the sandbox. */
+  codeRunsPassed: z.number(),
+});
+export type WorkFigures = z.infer<typeof workFiguresSchema>;
+
 export const dashboardStatsSchema = z.object({
   totalProjects: z.number(),
   activeProjects: z.number(),
   datasets: z.number(),
   /** Datasets referenced by the caller's projects. */
   datasetsInUse: z.number(),
-  /** Agents working in sessions that are running right now. */
+  /** Sessions running right now (a session runs one phase, one agent, at a time). */
   activeAgents: z.number(),
-  /** Percent. */
-  averageTimeReduction: optionalMetricSchema,
-  /** Percent. */
-  averageQualityImprovement: optionalMetricSchema,
+  /** What the research record holds, counted from the stored sessions. */
+  work: workFiguresSchema,
   researchAreas: z.number(),
 });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
@@ -72,8 +90,6 @@ export const activeWorkflowSchema = z.object({
   status: z.string(),
   /** Percent 0..100. */
   progress: z.number(),
-  /** Percent, or null when the session has no measured gain. */
-  performanceGain: z.number().nullable(),
 });
 export type ActiveWorkflow = z.infer<typeof activeWorkflowSchema>;
 

@@ -22,7 +22,7 @@ async function addSession(values: Omit<SessionInsert, 'plan'> & { plan?: string[
 }
 
 describe('GET /api/dashboard', () => {
-  it('is all zeros and empty lists for a new user, with reasons instead of invented numbers', async () => {
+  it('is all zeros and empty lists for a new user', async () => {
     const u = client(t.app, (await createUser(t.app)).accessToken);
     const res = await u.get('/api/dashboard');
     expect(res.status).toBe(200);
@@ -35,9 +35,15 @@ describe('GET /api/dashboard', () => {
       activeAgents: 0,
       researchAreas: 0,
     });
-    expect(d.stats.averageTimeReduction.value).toBeNull();
-    expect(d.stats.averageTimeReduction.reason).toMatch(/no agent sessions/i);
-    expect(d.stats.averageQualityImprovement.value).toBeNull();
+    expect(d.stats.work).toEqual({
+      sessionsCompleted: 0,
+      checkpointsAnswered: 0,
+      referencesVerified: 0,
+      datasetsProfiled: 0,
+      modelsSolved: 0,
+      codeRunsPassed: 0,
+    });
+    expect(d.stats).not.toHaveProperty('averageTimeReduction');
     expect(d.recentProjects).toEqual([]);
     expect(d.recentActivity).toEqual([]);
     expect(d.activeWorkflows).toEqual([]);
@@ -157,7 +163,6 @@ describe('GET /api/dashboard', () => {
         activeAgents: 1,
         status: 'processing',
         progress: 25,
-        performanceGain: null,
       });
       const idea = d.activeWorkflows.find((w: { sessionId: string }) => w.sessionId === waiting);
       expect(idea).toMatchObject({
@@ -166,34 +171,78 @@ describe('GET /api/dashboard', () => {
         progress: 50,
         project: null,
       });
-      // Sessions exist, but none measured a gain: still no number.
-      expect(d.stats.averageTimeReduction.value).toBeNull();
-      expect(d.stats.averageTimeReduction.reason).toMatch(/measured/);
     });
 
-    it('averages measured gains of completed sessions only', async () => {
+    it('counts the work the stored sessions hold, and running sessions as active agents', async () => {
+      const before = (await u.get('/api/dashboard')).body.data.stats;
+      const answer = (approved: boolean) => ({
+        phase: 1,
+        checkpoint: 1,
+        feedback: approved ? 'Approved' : 'More detail',
+        approved,
+        submittedAt: new Date().toISOString(),
+      });
+      const result = (key: string, value: unknown) => ({
+        phase: 1,
+        key,
+        name: key,
+        result: value,
+        completedAt: new Date().toISOString(),
+      });
       await addSession({
         teamId: 'literature',
         ownerId: userId,
         status: 'completed',
-        finalOutputs: { performance: { timeReductionPercent: 40, qualityImprovementPercent: 10 } },
+        feedback: [answer(false), answer(true)],
+        results: [result('report', { references: [{ number: 1 }, { number: 2 }, { number: 3 }] })],
+      });
+      // A review that did not complete verified nothing yet.
+      await addSession({
+        teamId: 'literature',
+        ownerId: userId,
+        status: 'waiting_for_input',
+        results: [result('report', { references: [{ number: 1 }] })],
       });
       await addSession({
         teamId: 'data',
         ownerId: userId,
         status: 'completed',
-        finalOutputs: { performance: { timeReductionPercent: 20 } },
+        feedback: [answer(true)],
+        results: [result('loading', {}), result('profiling', { datasetId: 'x' })],
       });
-      // Not completed: ignored.
       await addSession({
         teamId: 'data',
         ownerId: userId,
         status: 'error',
-        finalOutputs: { performance: { timeReductionPercent: 90 } },
+        results: [result('loading', {})],
       });
-      const d = (await u.get('/api/dashboard')).body.data;
-      expect(d.stats.averageTimeReduction).toMatchObject({ value: 30, basedOn: 2 });
-      expect(d.stats.averageQualityImprovement).toMatchObject({ value: 10, basedOn: 1 });
+      await addSession({
+        teamId: 'model',
+        ownerId: userId,
+        status: 'processing',
+        results: [result('theory', {}), result('model', {})],
+      });
+      await addSession({
+        teamId: 'code',
+        ownerId: userId,
+        status: 'completed',
+        results: [result('tests', { run: { status: 'passed' } })],
+      });
+      await addSession({
+        teamId: 'code',
+        ownerId: userId,
+        status: 'completed',
+        results: [result('tests', { run: { status: 'failed' } })],
+      });
+      const stats = (await u.get('/api/dashboard')).body.data.stats;
+      const grew = (k: string) => stats.work[k] - before.work[k];
+      expect(grew('sessionsCompleted')).toBe(4);
+      expect(grew('checkpointsAnswered')).toBe(3);
+      expect(grew('referencesVerified')).toBe(3);
+      expect(grew('datasetsProfiled')).toBe(1);
+      expect(grew('modelsSolved')).toBe(1);
+      expect(grew('codeRunsPassed')).toBe(1);
+      expect(stats.activeAgents - before.activeAgents).toBe(1);
     });
 
     it('lists at most 5 open workflows and 10 events', async () => {

@@ -3,72 +3,37 @@ import {
   RECENT_EVENTS_SHOWN,
   RECENT_PROJECTS_SHOWN,
 } from '../../../common/constants';
-import type { Dashboard, OptionalMetric } from '../../../common/dashboard';
+import type { Dashboard } from '../../../common/dashboard';
 import type { DashboardStore } from './store';
-
-const METRIC_LABEL = {
-  timeReduction: 'time reduction',
-  qualityImprovement: 'quality improvement',
-} as const;
 
 /** The teams the dashboard names: the runtime's registered teams (id and label). */
 export type DashboardTeams = ReadonlyArray<{ id: string; label: string }>;
 
 /**
- * The overview dashboard from real data only: no sample numbers. Time reduction and quality
- * improvement are averages of what completed sessions measured and stored; with no such
- * measurement the value is null and `reason` says why. Sessions run their phases one at a time,
- * so a running session counts as one active agent. A workflow is named by its team's label (the
- * team id when this server no longer registers that team).
+ * The overview dashboard from real data only: no sample numbers. The work figures are counts of
+ * what the stored sessions hold (completed sessions, checkpoint answers, verified references,
+ * profiled datasets, solved models, passed tests); nothing estimated, such as time saved, is
+ * shown. Sessions run their phases one at a time, so a running session counts as one active
+ * agent. A workflow is named by its team's label (the team id when this server no longer
+ * registers that team).
  */
 export function createDashboardService(store: DashboardStore, teams: DashboardTeams) {
   const labels = new Map(teams.map((t) => [t.id, t.label]));
   const teamName = (teamId: string) => labels.get(teamId) ?? teamId;
 
-  async function metric(
-    userId: string,
-    kind: keyof typeof METRIC_LABEL,
-    sessionCount: number,
-  ): Promise<OptionalMetric> {
-    if (sessionCount === 0) {
-      return {
-        value: null,
-        reason: `No agent sessions yet: the average ${METRIC_LABEL[kind]} is computed from completed sessions that measured it.`,
-        basedOn: 0,
-      };
-    }
-    const { average, sessions } = await store.averagePerformance(userId, kind);
-    if (average === null || sessions === 0) {
-      return {
-        value: null,
-        reason: `None of your completed agent sessions has measured its ${METRIC_LABEL[kind]}, so there is no number to show.`,
-        basedOn: 0,
-      };
-    }
-    return {
-      value: Math.round(average * 10) / 10,
-      reason: `Average over ${sessions} completed session${sessions === 1 ? '' : 's'} that measured it.`,
-      basedOn: sessions,
-    };
-  }
-
   return {
     async get(userId: string): Promise<Dashboard> {
-      const [projectCounts, areas, recent, datasetCounts, running, sessionCount, events, open] =
+      const [projectCounts, areas, recent, datasetCounts, running, work, events, open] =
         await Promise.all([
           store.projectCounts(userId),
           store.researchAreaDistribution(userId),
           store.recentProjects(userId, RECENT_PROJECTS_SHOWN),
           store.datasetCounts(userId),
           store.runningSessions(userId),
-          store.sessionCount(userId),
+          store.workFigures(userId),
           store.recentEvents(userId, RECENT_EVENTS_SHOWN),
           store.openSessions(userId, ACTIVE_WORKFLOWS_LISTED),
         ]);
-      const [averageTimeReduction, averageQualityImprovement] = await Promise.all([
-        metric(userId, 'timeReduction', sessionCount),
-        metric(userId, 'qualityImprovement', sessionCount),
-      ]);
       return {
         stats: {
           totalProjects: projectCounts.total,
@@ -76,8 +41,7 @@ export function createDashboardService(store: DashboardStore, teams: DashboardTe
           datasets: datasetCounts.total,
           datasetsInUse: datasetCounts.inUse,
           activeAgents: running,
-          averageTimeReduction,
-          averageQualityImprovement,
+          work,
           researchAreas: areas.length,
         },
         recentProjects: recent.map(({ row, favorite }) => ({
@@ -113,7 +77,6 @@ export function createDashboardService(store: DashboardStore, teams: DashboardTe
             status: s.paused ? 'paused' : s.status,
             // Share of the plan's phases whose results are stored.
             progress: total > 0 ? Math.round((Math.min(s.finishedPhases, total) / total) * 100) : 0,
-            performanceGain: null,
           };
         }),
         researchAreaDistribution: areas.map((a) => ({ area: a.area, count: a.count })),

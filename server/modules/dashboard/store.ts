@@ -1,4 +1,9 @@
 import { and, count, countDistinct, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { WorkFigures } from '../../../common/dashboard';
+import { CODE_TEAM_ID } from '../../../common/teams/code';
+import { DATA_TEAM_ID } from '../../../common/teams/data';
+import { LITERATURE_TEAM_ID } from '../../../common/teams/literature';
+import { MODEL_TEAM_ID } from '../../../common/teams/model';
 import type { Database } from '../../db/connect';
 import {
   agentSessionLogs,
@@ -9,12 +14,6 @@ import {
   projects,
 } from '../../db/schema';
 import { memberProjectIds, memberProjectsCondition } from '../projects/visibility';
-
-/** A number a team measured and stored in a completed session's finalOutputs.performance. */
-const PERFORMANCE_KEYS = {
-  timeReduction: 'timeReductionPercent',
-  qualityImprovement: 'qualityImprovementPercent',
-} as const;
 
 /**
  * Read-only queries behind the overview dashboard, over the projects a user owns or is a member
@@ -94,31 +93,42 @@ export function createDashboardStore(db: Database) {
       return row?.n ?? 0;
     },
 
-    async sessionCount(userId: string): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(agentSessions).where(sessionsOf(userId));
-      return row?.n ?? 0;
-    },
-
-    /** Average of a measured percentage over completed sessions that recorded it. */
-    async averagePerformance(userId: string, metric: keyof typeof PERFORMANCE_KEYS) {
-      const key = PERFORMANCE_KEYS[metric];
-      const value = sql`${agentSessions.finalOutputs} -> 'performance' -> ${key}`;
+    /**
+     * The work figures of the record: completed sessions, checkpoint answers, and what each
+     * team's stored results hold (verified references, profiled datasets, solved models, passed
+     * tests), read from the sessions' results by the teams' phase keys.
+     */
+    async workFigures(userId: string): Promise<WorkFigures> {
+      const phase = (team: string, match: string) =>
+        sql`count(*) filter (where ${agentSessions.teamId} = ${team} and ${agentSessions.results} @> ${match}::jsonb)`;
       const [row] = await db
         .select({
-          avg: sql<number | null>`avg((${value})::text::double precision)`.mapWith((v) =>
-            v === null ? null : Number(v),
+          sessionsCompleted: sql<number>`count(*) filter (where ${agentSessions.status} = 'completed')`,
+          checkpointsAnswered: sql<number>`coalesce(sum(jsonb_array_length(${agentSessions.feedback})), 0)`,
+          referencesVerified: sql<number>`coalesce(sum(
+            case when ${agentSessions.teamId} = ${LITERATURE_TEAM_ID} and ${agentSessions.status} = 'completed' then (
+              select max(case when jsonb_typeof(r -> 'result' -> 'references') = 'array'
+                              then jsonb_array_length(r -> 'result' -> 'references') else 0 end)
+              from jsonb_array_elements(${agentSessions.results}) r
+              where r ->> 'key' = 'report'
+            ) end), 0)`,
+          datasetsProfiled: phase(DATA_TEAM_ID, JSON.stringify([{ key: 'profiling' }])),
+          modelsSolved: phase(MODEL_TEAM_ID, JSON.stringify([{ key: 'model' }])),
+          codeRunsPassed: phase(
+            CODE_TEAM_ID,
+            JSON.stringify([{ key: 'tests', result: { run: { status: 'passed' } } }]),
           ),
-          n: count(),
         })
         .from(agentSessions)
-        .where(
-          and(
-            sessionsOf(userId),
-            eq(agentSessions.status, 'completed'),
-            sql`jsonb_typeof(${value}) = 'number'`,
-          ),
-        );
-      return { average: row?.avg ?? null, sessions: row?.n ?? 0 };
+        .where(sessionsOf(userId));
+      return {
+        sessionsCompleted: Number(row?.sessionsCompleted ?? 0),
+        checkpointsAnswered: Number(row?.checkpointsAnswered ?? 0),
+        referencesVerified: Number(row?.referencesVerified ?? 0),
+        datasetsProfiled: Number(row?.datasetsProfiled ?? 0),
+        modelsSolved: Number(row?.modelsSolved ?? 0),
+        codeRunsPassed: Number(row?.codeRunsPassed ?? 0),
+      };
     },
 
     async recentEvents(userId: string, limit: number) {

@@ -63,7 +63,6 @@ export function ActiveWorkflowsTable({
                 <TableCell align="right">Active agents</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell sx={{ minWidth: 140 }}>Progress</TableCell>
-                <TableCell align="right">Performance gain</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -111,9 +110,6 @@ export function ActiveWorkflowsTable({
                       />
                       <Typography variant="caption">{Math.round(w.progress)}%</Typography>
                     </Box>
-                  </TableCell>
-                  <TableCell align="right">
-                    {w.performanceGain === null ? '—' : `${w.performanceGain.toFixed(1)}%`}
                   </TableCell>
                 </TableRow>
               ))}

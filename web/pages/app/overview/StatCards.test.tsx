@@ -11,8 +11,14 @@ const base: DashboardStats = {
   datasets: 7,
   datasetsInUse: 3,
   activeAgents: 2,
-  averageTimeReduction: { value: null, reason: 'No completed session measured it yet.' },
-  averageQualityImprovement: { value: 17.5, reason: 'Average over 2 sessions.', basedOn: 2 },
+  work: {
+    sessionsCompleted: 9,
+    checkpointsAnswered: 14,
+    referencesVerified: 31,
+    datasetsProfiled: 2,
+    modelsSolved: 1,
+    codeRunsPassed: 3,
+  },
   researchAreas: 5,
 };
 
@@ -24,18 +30,18 @@ describe('StatCards', () => {
     expect(screen.getByTestId('stat-datasets').textContent).toContain('3 in use');
     expect(screen.getByTestId('stat-agents-value').textContent).toBe('2');
     expect(screen.getByTestId('stat-areas-value').textContent).toBe('5');
-    expect(screen.getByTestId('stat-quality-value').textContent).toBe('17.5%');
-    expect(screen.getByTestId('stat-quality').textContent).toContain('Across 2 sessions');
+    expect(screen.getByTestId('stat-sessions-value').textContent).toBe('9');
+    expect(screen.getByTestId('stat-sessions').textContent).toContain('14 checkpoints answered');
+    expect(screen.getByTestId('stat-verified-value').textContent).toBe('31');
+    expect(screen.getByTestId('stat-verified').textContent).toContain(
+      '2 datasets profiled, 1 models solved, 3 code runs passed',
+    );
   });
 
-  it("shows '—' and the server's reason, never a number, when the value is null", () => {
+  it('shows no estimated figure (time saved, quality gained): only what the record counts', () => {
     render(<StatCards stats={base} />);
-    const time = screen.getByTestId('stat-time-value');
-    expect(time.textContent).toBe('—');
-    expect(time.textContent).not.toMatch(/\d/);
-    expect(
-      screen.getByLabelText('Not available: No completed session measured it yet.'),
-    ).toBeTruthy();
-    expect(screen.getByTestId('stat-time').textContent).toContain('Not measured yet');
+    expect(screen.queryByTestId('stat-time')).toBeNull();
+    expect(screen.queryByTestId('stat-quality')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/time reduction|quality improvement/i);
   });
 });

@@ -4,15 +4,14 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import StorageOutlinedIcon from '@mui/icons-material/StorageOutlined';
 import SmartToyOutlinedIcon from '@mui/icons-material/SmartToyOutlined';
-import TimerOutlinedIcon from '@mui/icons-material/TimerOutlined';
+import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
-import type { DashboardStats, OptionalMetric } from '../../../../common/dashboard';
+import type { DashboardStats } from '../../../../common/dashboard';
 import { formatNumber } from '../shared/format';
 
 interface StatCardProps {
@@ -55,45 +54,6 @@ function StatCard({ label, value, detail, icon, testId }: StatCardProps) {
   );
 }
 
-/**
- * A percentage the server may not know: shows exactly what it gave. When the value is null the
- * card shows '—' and the server's reason as a tooltip (and as text for screen readers).
- */
-function PercentMetric({ metric }: { metric: OptionalMetric }) {
-  if (metric.value === null) {
-    const reason = metric.reason ?? 'Not enough data yet.';
-    return (
-      <Tooltip title={reason}>
-        <Box
-          component="span"
-          tabIndex={0}
-          aria-label={`Not available: ${reason}`}
-          sx={{ cursor: 'help' }}
-        >
-          —
-        </Box>
-      </Tooltip>
-    );
-  }
-  const text = `${metric.value.toFixed(Number.isInteger(metric.value) ? 0 : 1)}%`;
-  return metric.reason ? (
-    <Tooltip title={metric.reason}>
-      <Box component="span" tabIndex={0} sx={{ cursor: 'help' }}>
-        {text}
-      </Box>
-    </Tooltip>
-  ) : (
-    <>{text}</>
-  );
-}
-
-function basedOnText(metric: OptionalMetric, fallback: string): string {
-  if (metric.value === null) return 'Not measured yet';
-  if (metric.basedOn !== undefined)
-    return `Across ${metric.basedOn} session${metric.basedOn === 1 ? '' : 's'}`;
-  return fallback;
-}
-
 /** The six stat cards of the dashboard, all from GET /api/dashboard. */
 export function StatCards({ stats }: { stats: DashboardStats }) {
   const cards: StatCardProps[] = [
@@ -115,21 +75,24 @@ export function StatCards({ stats }: { stats: DashboardStats }) {
       testId: 'stat-agents',
       label: 'Active agents',
       value: formatNumber(stats.activeAgents),
-      detail: 'Working across your workflows now',
+      detail: 'Sessions running now',
       icon: <SmartToyOutlinedIcon fontSize="small" />,
     },
     {
-      testId: 'stat-time',
-      label: 'Avg. time reduction',
-      value: <PercentMetric metric={stats.averageTimeReduction} />,
-      detail: basedOnText(stats.averageTimeReduction, 'Compared with manual work'),
-      icon: <TimerOutlinedIcon fontSize="small" />,
+      testId: 'stat-sessions',
+      label: 'Sessions completed',
+      value: formatNumber(stats.work.sessionsCompleted),
+      detail: `${formatNumber(stats.work.checkpointsAnswered)} checkpoints answered`,
+      icon: <TaskAltOutlinedIcon fontSize="small" />,
     },
     {
-      testId: 'stat-quality',
-      label: 'Avg. quality improvement',
-      value: <PercentMetric metric={stats.averageQualityImprovement} />,
-      detail: basedOnText(stats.averageQualityImprovement, 'From reviewed checkpoints'),
+      testId: 'stat-verified',
+      label: 'References verified',
+      value: formatNumber(stats.work.referencesVerified),
+      detail:
+        `${formatNumber(stats.work.datasetsProfiled)} datasets profiled, ` +
+        `${formatNumber(stats.work.modelsSolved)} models solved, ` +
+        `${formatNumber(stats.work.codeRunsPassed)} code runs passed`,
       icon: <InsightsOutlinedIcon fontSize="small" />,
     },
     {
