@@ -3,6 +3,7 @@ import { Navigate, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { FullPageSpinner } from './layouts/FullPageSpinner';
 import { RequireSession } from './layouts/RequireSession';
 import { TEAM_MANIFESTS } from './teams';
+import { TeamScopeProvider } from './teams/shared/teamScope';
 
 /**
  * Every screen is its own chunk (docs/architecture.md §7). Layouts suspend inside their
@@ -28,6 +29,7 @@ const DemoPage = page(() => import('./pages/public/DemoPage'));
 
 const OverviewPage = page(() => import('./pages/app/OverviewPage'));
 const AgentWorkflowPage = page(() => import('./pages/app/AgentWorkflowPage'));
+const CustomizedWorkflowPage = page(() => import('./pages/app/CustomizedWorkflowPage'));
 const DataExplorerPage = page(() => import('./pages/app/DataExplorerPage'));
 const ProjectManagerPage = page(() => import('./pages/app/ProjectManagerPage'));
 const ProjectPage = page(() => import('./pages/app/ProjectPage'));
@@ -74,13 +76,19 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <OverviewPage /> },
               { path: 'agent-workflow', element: <AgentWorkflowPage /> },
+              { path: 'customized-workflow', element: <CustomizedWorkflowPage /> },
               { path: 'data-explorer', element: <DataExplorerPage /> },
               { path: 'project-manager', element: <ProjectManagerPage /> },
               { path: 'projects/:id', element: <ProjectPage /> },
-              // One route per team manifest (web/teams/index.ts).
+              // One route per team manifest (web/teams/index.ts), each with its scope: the
+              // session and project in the address, shared by the session hook and the frame.
               ...TEAM_MANIFESTS.map((manifest) => ({
                 path: manifest.route,
-                element: <TeamGate manifest={manifest} />,
+                element: (
+                  <TeamScopeProvider teamId={manifest.id}>
+                    <TeamGate manifest={manifest} />
+                  </TeamScopeProvider>
+                ),
               })),
               { path: 'documentation', element: <DocumentationPage /> },
               { path: 'settings', element: <SettingsPage /> },

@@ -61,7 +61,7 @@ describe('AppShell', () => {
       within(teams)
         .getByRole('link', { name: /Customized Workflow/ })
         .getAttribute('href'),
-    ).toBe('/app/agent-workflow');
+    ).toBe('/app/customized-workflow');
     expect(within(teams).getAllByText('New')).toHaveLength(3);
     expect(within(teams).getByText('Beta')).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: 'Settings' })).toBeNull();

@@ -22,7 +22,12 @@ describe('navigation', () => {
       'Code [New]',
       'Customized Workflow [Beta]',
     ]);
-    expect(teams.items.at(-1)!.to).toBe('/app/agent-workflow');
+    // The Customized Workflow has its own screen; the sessions monitor sits under Dashboard.
+    expect(teams.items.at(-1)!.to).toBe('/app/customized-workflow');
+    expect(NAV_SECTIONS[0]!.items.map((i) => [i.label, i.to])).toEqual([
+      ['Overview', '/app'],
+      ['Agent Workflow', '/app/agent-workflow'],
+    ]);
     expect(NAV_SECTIONS.at(-1)!.items.map((i) => i.label)).toEqual([
       'Data Explorer',
       'Documentation',

@@ -2,6 +2,7 @@ import type SvgIcon from '@mui/material/SvgIcon';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import TimelineOutlined from '@mui/icons-material/TimelineOutlined';
 import TravelExploreOutlined from '@mui/icons-material/TravelExploreOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
@@ -13,6 +14,9 @@ import { teamHref, type TeamManifest } from '../teams/manifest';
  * breadcrumbs use for each path segment. The AI Research Teams section and the teams' crumbs come
  * from the team manifests the shell is given (web/teams/index.ts's list).
  */
+/** The Customized Workflow's screen: chains of team steps run on a project. */
+export const CUSTOMIZED_WORKFLOW_PATH = '/app/customized-workflow';
+
 export interface NavItem {
   label: string;
   to: string;
@@ -36,7 +40,11 @@ export function navSections(teams: readonly TeamManifest[]): NavSection[] {
       id: 'dashboard',
       title: 'Dashboard',
       defaultOpen: true,
-      items: [{ label: 'Overview', to: '/app', icon: DashboardOutlined }],
+      items: [
+        { label: 'Overview', to: '/app', icon: DashboardOutlined },
+        // Every session of the user's teams, live (the customized workflow has its own screen).
+        { label: 'Agent Workflow', to: '/app/agent-workflow', icon: TimelineOutlined },
+      ],
     },
     {
       id: 'projects',
@@ -64,7 +72,7 @@ export function navSections(teams: readonly TeamManifest[]): NavSection[] {
         })),
         {
           label: CUSTOMIZED_WORKFLOW.name,
-          to: '/app/agent-workflow',
+          to: CUSTOMIZED_WORKFLOW_PATH,
           icon: AccountTreeOutlined,
           badge: 'Beta',
         },
@@ -92,7 +100,8 @@ export function isItemActive(item: NavItem, pathname: string): boolean {
 const SEGMENT_LABELS: Record<string, { label: string; to?: string }> = {
   app: { label: 'Dashboard', to: '/app' },
   admin: { label: 'Administration', to: '/admin' },
-  'agent-workflow': { label: CUSTOMIZED_WORKFLOW.name },
+  'agent-workflow': { label: 'Agent Workflow' },
+  'customized-workflow': { label: CUSTOMIZED_WORKFLOW.name },
   'data-explorer': { label: 'Data Explorer' },
   'project-manager': { label: 'Project Manager' },
   projects: { label: 'Projects', to: '/app/project-manager' },

@@ -43,6 +43,6 @@ describe('RecentActivity', () => {
       within(list)
         .getByRole('link', { name: 'Retrieved 0 works from OpenAlex' })
         .getAttribute('href'),
-    ).toBe('/app/literature-team?session=3f0c8a4e-1111-4c2b-9d7e-000000000001');
+    ).toBe('/app/literature-team?sessionId=3f0c8a4e-1111-4c2b-9d7e-000000000001');
   });
 });

@@ -14,6 +14,7 @@ import { useAgentTeams } from '../../../api/queries/agents';
 import { SectionCard } from '../../../components/SectionCard';
 import { teamHref, type TeamManifest } from '../../../teams/manifest';
 import { useTeamManifests } from '../../../teams/useTeamManifests';
+import { CUSTOMIZED_WORKFLOW_PATH } from '../../../layouts/navigation';
 
 const MATURITY_COLORS: Record<TeamMaturity, ChipProps['color']> = {
   ready: 'success',
@@ -40,7 +41,7 @@ const entriesOf = (manifests: readonly TeamManifest[]): LauncherEntry[] => [
   {
     id: CUSTOMIZED_WORKFLOW.id,
     name: CUSTOMIZED_WORKFLOW.name,
-    to: '/app/agent-workflow',
+    to: CUSTOMIZED_WORKFLOW_PATH,
     icon: AccountTreeOutlinedIcon,
     blurb: 'Chain teams into your own research workflow.',
   },

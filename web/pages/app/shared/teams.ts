@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { CUSTOMIZED_WORKFLOW } from '../../../../common/constants';
 import type { WorkflowStage } from '../../../../common/projects';
+import { CUSTOMIZED_WORKFLOW_PATH } from '../../../layouts/navigation';
 import { teamHref, type TeamManifest } from '../../../teams/manifest';
 import { useTeamManifests } from '../../../teams/useTeamManifests';
 
@@ -10,7 +11,7 @@ export interface TeamDirectory {
   manifests: readonly TeamManifest[];
   /** The display name ('literature' -> 'Literature Review'); the id itself if unknown. */
   name(teamId: string): string;
-  /** The team's screen; the customized workflow lives at /app/agent-workflow. */
+  /** The team's screen; the customized workflow has its own. */
   path(teamId: string): string;
   /** A session's screen, opened on that session. */
   sessionPath(teamId: string, sessionId: string): string;
@@ -20,12 +21,10 @@ export interface TeamDirectory {
   inStage(stage: WorkflowStage): string[];
 }
 
-const CUSTOMIZED_PATH = '/app/agent-workflow';
-
 export function teamDirectory(manifests: readonly TeamManifest[]): TeamDirectory {
   const byId = new Map(manifests.map((m) => [m.id, m]));
   const path = (teamId: string) => {
-    if (teamId === CUSTOMIZED_WORKFLOW.id) return CUSTOMIZED_PATH;
+    if (teamId === CUSTOMIZED_WORKFLOW.id) return CUSTOMIZED_WORKFLOW_PATH;
     const manifest = byId.get(teamId);
     // A team without a screen: the route its screen would have (the app's "not found" page).
     return manifest ? teamHref(manifest) : `/app/${teamId}-team`;
@@ -37,7 +36,8 @@ export function teamDirectory(manifests: readonly TeamManifest[]): TeamDirectory
         ? CUSTOMIZED_WORKFLOW.name
         : (byId.get(teamId)?.name ?? teamId),
     path,
-    sessionPath: (teamId, sessionId) => `${path(teamId)}?session=${encodeURIComponent(sessionId)}`,
+    sessionPath: (teamId, sessionId) =>
+      `${path(teamId)}?sessionId=${encodeURIComponent(sessionId)}`,
     hasScreen: (teamId) => byId.has(teamId),
     inStage: (stage) => manifests.filter((m) => m.stage === stage).map((m) => m.id),
   };

@@ -1,0 +1,48 @@
+import Chip from '@mui/material/Chip';
+import type { WorkflowStepStatus } from '../../../../common/workflows';
+
+const LABELS: Record<WorkflowStepStatus, string> = {
+  pending: 'Pending',
+  idle: 'Not started',
+  processing: 'Running',
+  waiting_for_input: 'Waiting for input',
+  completed: 'Completed',
+  error: 'Error',
+  cancelled: 'Cancelled',
+};
+
+const COLORS: Record<WorkflowStepStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
+  pending: 'default',
+  idle: 'default',
+  processing: 'info',
+  waiting_for_input: 'warning',
+  completed: 'success',
+  error: 'error',
+  cancelled: 'default',
+};
+
+export function workflowStatusLabel(status: WorkflowStepStatus): string {
+  return LABELS[status];
+}
+
+/**
+ * A workflow's or a step's status. `live`: a polite live region, so a screen reader hears the
+ * workflow move on (one per page).
+ */
+export function WorkflowStatusChip({
+  status,
+  live = false,
+}: {
+  status: WorkflowStepStatus;
+  live?: boolean;
+}) {
+  return (
+    <Chip
+      size="small"
+      label={LABELS[status]}
+      color={COLORS[status]}
+      variant={status === 'pending' || status === 'idle' ? 'outlined' : 'filled'}
+      {...(live ? { role: 'status', 'aria-live': 'polite' as const } : {})}
+    />
+  );
+}
