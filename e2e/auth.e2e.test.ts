@@ -293,7 +293,7 @@ describe('accounts in the browser', () => {
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Settings').waitFor();
 
       await nav.getByRole('link', { name: /Customized Workflow/ }).click();
-      await page.waitForURL(`${server.baseUrl}/app/agent-workflow`);
+      await page.waitForURL(`${server.baseUrl}/app/customized-workflow`);
       await nav.getByRole('link', { name: 'Data New' }).click();
       await page.waitForURL(`${server.baseUrl}/app/data-team`);
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Data Team').waitFor();

@@ -119,7 +119,7 @@ describe('Dashboard', () => {
     ).toBe('/app/literature-team');
     expect(
       await launcher.getByRole('link', { name: /^Customized Workflow/ }).getAttribute('href'),
-    ).toBe('/app/agent-workflow');
+    ).toBe('/app/customized-workflow');
 
     await screenshot(page, 'dashboard-empty');
     await expectAxeClean(page, 'empty dashboard');
