@@ -314,6 +314,21 @@ export const modelRunSchema = z.object({
 });
 export type ModelRun = z.infer<typeof modelRunSchema>;
 
+/** What a table shows for a moment a unit root leaves undefined (Dynare reports none). */
+export const UNIT_ROOT_MOMENT = 'not defined (unit root)';
+
+/** True when a theoretical moment is missing because its variable is on a unit root. */
+export function isUnitRootMoment(
+  value: number | null | undefined,
+  variable: string,
+  run: Pick<ModelRun, 'unitRoot'>,
+): boolean {
+  return (
+    (value === null || value === undefined) &&
+    run.unitRoot?.nonStationary.includes(variable) === true
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Target moments from a catalog dataset
 // ---------------------------------------------------------------------------------------------

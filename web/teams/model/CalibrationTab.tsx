@@ -5,13 +5,27 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
+  isUnitRootMoment,
   TARGET_TRANSFORM_LABELS,
+  UNIT_ROOT_MOMENT,
   type CalibrationResult,
   type MathematicalModelResult,
+  type ModelRun,
 } from '../../../common/teams/model';
+import { OriginMark } from '../../components/OriginMark';
 import { LabelledSelect } from '../shared';
 import { LineChartFigure } from './LineChartFigure';
+import { ParameterSource } from './ParameterSource';
 import { fmt, SimpleTable } from './SimpleTable';
+
+/** A theoretical moment; a variable on a unit root has none (as Dynare reports none). */
+export function momentCell(
+  value: number | null | undefined,
+  variable: string,
+  run: Pick<ModelRun, 'unitRoot'>,
+): string {
+  return isUnitRootMoment(value, variable, run) ? UNIT_ROOT_MOMENT : fmt(value);
+}
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -73,7 +87,22 @@ export function CalibrationTab({
         Every number on this tab is computed by the model engine from the equations and parameter
         values shown.
       </Alert>
-      {calibration.feedbackNote && <Alert severity="warning">{calibration.feedbackNote}</Alert>}
+      {calibration.feedbackNote &&
+        (calibration.feedbackNoteByModel ? (
+          <Alert severity="warning" variant="outlined" icon={false} data-origin="model">
+            <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+              <OriginMark origin="model" />
+              <span>{calibration.feedbackNote}</span>
+            </Stack>
+          </Alert>
+        ) : (
+          <Alert severity="warning">{calibration.feedbackNote}</Alert>
+        ))}
+      {run.unitRoot && (
+        <Alert severity="warning" role="note" aria-label="Unit root">
+          {run.unitRoot.note}
+        </Alert>
+      )}
 
       <Section title="Parameters">
         <SimpleTable
@@ -87,11 +116,11 @@ export function CalibrationTab({
               {p.estimated && (
                 <Chip label="estimated" size="small" color="primary" variant="outlined" />
               )}
-              {p.changedByFeedback && (
+              {p.changedByFeedback && p.origin === 'researcher' && (
                 <Chip label="your value" size="small" color="secondary" variant="outlined" />
               )}
             </Stack>,
-            p.derived ? `${p.source} (computed from other parameters)` : p.source,
+            <ParameterSource key="s" origin={p.origin} source={p.source} derived={p.derived} />,
           ])}
         />
       </Section>
@@ -197,15 +226,37 @@ export function CalibrationTab({
               'Steady state',
               'Std. dev.',
               'Autocorr. (1)',
-              'Simulated std. dev.',
+              `Simulated std. dev. (one sample of ${run.simulation.periods} periods)`,
             ]}
             rows={theo.variables.map((v, i) => [
               <code key="v">{v}</code>,
               labels.get(v) ?? '',
-              fmt(theo.mean[i]),
-              fmt(theo.std[i]),
-              fmt(theo.autocorr[0]?.[i]),
+              momentCell(theo.mean[i], v, run),
+              momentCell(theo.std[i], v, run),
+              momentCell(theo.autocorr[0]?.[i], v, run),
               fmt(sim.std[i]),
+            ])}
+          />
+        </Section>
+      )}
+
+      {!theo && (
+        <Section
+          title={`Simulated moments (one simulated sample of ${run.simulation.periods} periods, seed ${run.simulation.seed})`}
+        >
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            The engine computed no theoretical moments for this model; these are the moments of one
+            simulation and describe that sample only.
+          </Typography>
+          <SimpleTable
+            caption="Simulated moments"
+            header={['Variable', 'Meaning', 'Mean', 'Std. dev.', 'Autocorr. (1)']}
+            rows={sim.variables.map((v, i) => [
+              <code key="v">{v}</code>,
+              labels.get(v) ?? '',
+              fmt(sim.mean[i]),
+              fmt(sim.std[i]),
+              fmt(sim.autocorr[0]?.[i]),
             ])}
           />
         </Section>

@@ -8,17 +8,18 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Download from '@mui/icons-material/Download';
 import {
+  CUSTOM_MODEL,
   DEFAULT_SIMULATION_PERIODS,
+  MODEL_KINDS,
   MODEL_MESSAGES,
   MODEL_TEAM_BASE,
   MODEL_TEAM_ID,
-  MODEL_TYPES,
   modelExportReplySchema,
   parseSimulationPeriods,
   type DevelopModelRequest,
   type ModelExportFormat,
+  type ModelKind,
   type ModelPhaseKey,
-  type ModelType,
 } from '../../../common/teams/model';
 import { checkedApi, failureText, isFailure } from '../../api/client';
 import {
@@ -51,6 +52,7 @@ import {
   tabForCheckpoint,
   type ModelTab,
 } from './modelSession';
+import { EMPTY_MOD_FILE, ModFileInput, modFileProblem, type ModFileDraft } from './ModFileInput';
 import { fmt } from './SimpleTable';
 import {
   EMPTY_TARGET_DATA,
@@ -69,7 +71,7 @@ const CalibrationTab = lazy(() =>
 
 const TABS: readonly ModelTab[] = ['Theory', 'Model', 'Calibration', 'Logs'];
 
-const TYPE_LABELS: Record<ModelType, string> = {
+const TYPE_LABELS: Record<ModelKind, string> = {
   DSGE: 'DSGE (small New Keynesian, An-Schorfheide)',
   RBC: 'RBC (real business cycle with labour)',
   NK: 'NK (three-equation New Keynesian)',
@@ -80,9 +82,10 @@ const TYPE_LABELS: Record<ModelType, string> = {
   Labor: 'Labor (search and matching, DMP)',
   Finance: 'Finance (Lucas asset pricing, CCAPM)',
   Environmental: 'Environmental (growth with pollution and a tax)',
+  custom: 'Custom (.mod file)',
 };
 
-const TYPE_OPTIONS = optionsOf(MODEL_TYPES, TYPE_LABELS);
+const TYPE_OPTIONS = optionsOf(MODEL_KINDS, TYPE_LABELS);
 
 /** What the researcher reviews at each phase's checkpoint. */
 const CHECKPOINT_HELP: Partial<Record<ModelPhaseKey, string>> = {
@@ -94,8 +97,13 @@ const CHECKPOINT_HELP: Partial<Record<ModelPhaseKey, string>> = {
     'Review the calibration, the moments against their targets and the impulse responses. Feedback can set parameters (e.g. beta = 0.98); the results are computed again.',
 };
 
+/** At checkpoint 2 of an imported model: no language model revises its equations. */
+const IMPORTED_MODEL_HELP =
+  'Review the equations of your .mod file and the engine checks. Feedback can set parameter values (e.g. beta = 0.98); the equations change only in the file.';
+
 /**
- * The Model Team screen: model type, simulation periods and topical focus; the stepper and status; a checkpoint panel at each of
+ * The Model Team screen: model type (or a custom .mod file), simulation periods and topical
+ * focus; the stepper and status; a checkpoint panel at each of
  * the three reviews; the tabs Theory, Model (equations in KaTeX), Calibration (tables and
  * charts) and Logs; Markdown and .mod downloads. It follows the session through the real-time
  * channel and a 2 s poll.
@@ -109,7 +117,10 @@ export default function ModelTeamPage() {
     initialSessionId: params.get('session') ?? undefined,
   });
 
-  const [modelType, setModelType] = useState<ModelType>('RBC');
+  const [modelType, setModelType] = useState<ModelKind>('RBC');
+  const [modFile, setModFile] = useState<ModFileDraft>(EMPTY_MOD_FILE);
+  const [modFileError, setModFileError] = useState<string>();
+  const custom = modelType === CUSTOM_MODEL;
   const [periodsText, setPeriodsText] = useState(String(DEFAULT_SIMULATION_PERIODS));
   const [focus, setFocus] = useState('');
   const [focusError, setFocusError] = useState<string>();
@@ -132,12 +143,16 @@ export default function ModelTeamPage() {
 
   const onStart = async (event: FormEvent) => {
     event.preventDefault();
-    if (!focus.trim()) {
+    if (custom) {
+      const problem = modFileProblem(modFile);
+      setModFileError(problem);
+      if (problem) return;
+    } else if (!focus.trim()) {
       setFocusError(MODEL_MESSAGES.noFocus);
       return;
     }
     setFocusError(undefined);
-    const target = targetDataOf(targetDraft);
+    const target = custom ? ({ ok: true, value: undefined } as const) : targetDataOf(targetDraft);
     if (!target.ok) {
       setTargetError(target.error);
       return;
@@ -149,9 +164,12 @@ export default function ModelTeamPage() {
     setPeriodsText(String(periods));
     const started = await session.start({
       modelType,
-      focus: focus.trim(),
+      ...(focus.trim() ? { focus: focus.trim() } : {}),
       periods,
       ...(target.value ? { targetData: target.value } : {}),
+      ...(custom
+        ? { modFile: modFile.text, ...(modFile.fileName ? { modFileName: modFile.fileName } : {}) }
+        : {}),
     });
     if (started) setTab('Logs');
   };
@@ -246,19 +264,36 @@ export default function ModelTeamPage() {
             if (focusError && e.target.value.trim()) setFocusError(undefined);
           }}
           error={focusError !== undefined}
-          helperText={focusError ?? 'What the model should be adapted to.'}
+          helperText={
+            focusError ??
+            (custom
+              ? 'Optional for a .mod file: what you study with it.'
+              : 'What the model should be adapted to.')
+          }
           disabled={running}
         />
-        <TargetDataForm
-          modelType={modelType}
-          value={targetDraft}
-          onChange={(next) => {
-            setTargetDraft(next);
-            setTargetError(undefined);
-          }}
-          disabled={running}
-          error={targetError}
-        />
+        {custom ? (
+          <ModFileInput
+            value={modFile}
+            onChange={(next) => {
+              setModFile(next);
+              setModFileError(undefined);
+            }}
+            disabled={running}
+            error={modFileError}
+          />
+        ) : (
+          <TargetDataForm
+            modelType={modelType}
+            value={targetDraft}
+            onChange={(next) => {
+              setTargetDraft(next);
+              setTargetError(undefined);
+            }}
+            disabled={running}
+            error={targetError}
+          />
+        )}
         <StartButtonRow label="Develop Model" running={running} />
       </ConfigurationForm>
 
@@ -280,7 +315,11 @@ export default function ModelTeamPage() {
         <Box sx={{ mb: 2 }}>
           <CheckpointPanel
             title={checkpoint.title}
-            description={CHECKPOINT_HELP[checkpoint.key]}
+            description={
+              checkpoint.key === 'model' && results.model?.source === 'imported'
+                ? IMPORTED_MODEL_HELP
+                : CHECKPOINT_HELP[checkpoint.key]
+            }
             onSubmitFeedback={session.submitFeedback}
             onApprove={session.approve}
             onReset={() => void onReset()}
@@ -340,7 +379,9 @@ export default function ModelTeamPage() {
           <>
             <Suspense fallback={<Skeleton variant="rectangular" height={240} />}>
               {t === 'Theory' && <TheoryTab theory={results.theory} />}
-              {t === 'Model' && <ModelTab model={results.model} />}
+              {t === 'Model' && (
+                <ModelTab model={results.model} calibration={results.calibration} />
+              )}
               {t === 'Calibration' && (
                 <CalibrationTab calibration={results.calibration} model={results.model} />
               )}

@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_TARGET_DATA, targetDataOf } from './TargetDataForm';
+import { datasetOptions, EMPTY_TARGET_DATA, targetDataOf } from './TargetDataForm';
+
+describe('datasetOptions', () => {
+  it("lists the project's datasets first, marked, then the rest of the catalog in order", () => {
+    const list = [
+      { id: 'a', name: 'CPI' },
+      { id: 'b', name: 'GDP' },
+      { id: 'c', name: 'Hours' },
+    ];
+    expect(datasetOptions(list, ['c', 'x'])).toEqual([
+      { value: 'c', label: 'Hours (this project)' },
+      { value: 'a', label: 'CPI' },
+      { value: 'b', label: 'GDP' },
+    ]);
+    expect(datasetOptions(list, []).map((o) => o.label)).toEqual(['CPI', 'GDP', 'Hours']);
+  });
+});
 
 describe('targetDataOf', () => {
   it('sends nothing while the target dataset is off', () => {

@@ -23,7 +23,8 @@ import {
 } from '../../../common/teams/model';
 import { checkedApi, unwrap } from '../../api/client';
 import { useDatasets } from '../../api/queries/datasets';
-import { LabelledSelect, optionsOf, type SelectOption } from '../shared';
+import { useProject } from '../../api/queries/projects';
+import { LabelledSelect, optionsOf, useTeamProjectId, type SelectOption } from '../shared';
 
 /**
  * The optional target dataset of the configuration, read by the calibration phase: a catalog
@@ -66,6 +67,23 @@ export function targetDataOf(
   };
 }
 
+/**
+ * The dataset choices with the selected project's datasets first (each marked "this project"),
+ * then the rest of the catalog in its own order.
+ */
+export function datasetOptions(
+  list: readonly { id: string; name: string }[],
+  projectDatasetIds: readonly string[],
+): SelectOption<string>[] {
+  const inProject = new Set(projectDatasetIds);
+  const first = list.filter((d) => inProject.has(d.id));
+  const rest = list.filter((d) => !inProject.has(d.id));
+  return [
+    ...first.map((d) => ({ value: d.id, label: `${d.name} (this project)` })),
+    ...rest.map((d) => ({ value: d.id, label: d.name })),
+  ];
+}
+
 const FREQUENCY_OPTIONS: SelectOption<TargetDataDraft['frequency']>[] = [
   { value: '', label: 'From the time index' },
   ...optionsOf(TARGET_FREQUENCIES),
@@ -89,6 +107,9 @@ export function TargetDataForm({
   error?: string;
 }) {
   const datasets = useDatasets({ limit: 200 }, value.enabled);
+  // the project the session starts in (the screen's project selector, ?projectId=)
+  const projectId = useTeamProjectId();
+  const project = useProject(value.enabled ? projectId : undefined);
   const variables = useQuery({
     queryKey: ['model-team', 'variables', modelType],
     queryFn: ({ signal }) =>
@@ -131,7 +152,7 @@ export function TargetDataForm({
               id="model-target-dataset"
               label="Target dataset"
               value={value.datasetId}
-              options={list.map((d) => ({ value: d.id, label: d.name }))}
+              options={datasetOptions(list, project.data?.datasets ?? [])}
               onChange={(datasetId) =>
                 onChange({
                   ...value,

@@ -3,8 +3,11 @@ import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
 import type { TheoryResult } from '../../../common/teams/model';
+import { OriginMark } from '../../components/OriginMark';
 import { MarkdownText } from './Math';
+import { NotSupplied } from './NotSupplied';
 
 function List({ title, items }: { title: string; items: string[] }) {
   if (items.length === 0) return null;
@@ -24,7 +27,11 @@ function List({ title, items }: { title: string; items: string[] }) {
   );
 }
 
-/** Theory tab: the adapted framework, or the library's text labelled as such. */
+/**
+ * Theory tab: the adapted framework (text written by the model, marked as such and never styled
+ * like a computed result), the library's text labelled as such, or the summary of an imported
+ * .mod file.
+ */
 export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
   if (!theory) {
     return (
@@ -39,15 +46,14 @@ export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
         <Typography variant="h6" component="h2">
           {theory.title}
         </Typography>
-        {theory.source === 'library' ? (
+        {theory.source === 'library' && (
           <Chip label="Library text" size="small" variant="outlined" />
-        ) : (
-          <Chip
-            label="Adapted by the language model"
-            size="small"
-            color="primary"
-            variant="outlined"
-          />
+        )}
+        {theory.source === 'imported' && (
+          <Chip label="Summary of your .mod file" size="small" variant="outlined" />
+        )}
+        {theory.source === 'model' && (
+          <Chip label="Adapted by the language model" size="small" variant="outlined" />
         )}
       </Stack>
       <Typography variant="body2" color="text.secondary">
@@ -59,11 +65,24 @@ export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
           library&apos;s documented framework of the canonical model.
         </Alert>
       )}
-      <MarkdownText source={theory.framework} />
-      <List title="Assumptions" items={theory.assumptions} />
-      <List title="Mechanisms" items={theory.mechanisms} />
-      <List title="Agents" items={theory.agents} />
-      <List title="Markets" items={theory.markets} />
+      {theory.source === 'model' ? (
+        <Box
+          component="section"
+          aria-label="Framework written by the model"
+          data-origin="model"
+          sx={{ borderLeft: 3, borderColor: 'warning.main', borderLeftStyle: 'dashed', pl: 2 }}
+        >
+          <OriginMark origin="model" />
+          <MarkdownText source={theory.framework} />
+          <List title="Assumptions" items={theory.assumptions} />
+          <List title="Mechanisms" items={theory.mechanisms} />
+          <List title="Agents" items={theory.agents} />
+          <List title="Markets" items={theory.markets} />
+        </Box>
+      ) : (
+        <MarkdownText source={theory.framework} />
+      )}
+      <NotSupplied items={theory.notSupplied} />
       {theory.source === 'model' && (
         <details>
           <summary>
@@ -74,17 +93,21 @@ export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
           <MarkdownText source={theory.libraryFramework} />
         </details>
       )}
-      <Divider />
-      <Typography variant="subtitle2" component="h3">
-        References (from the library&apos;s list)
-      </Typography>
-      <ul style={{ marginTop: 0 }}>
-        {theory.references.map((r) => (
-          <li key={r.citation}>
-            <Typography variant="body2">{r.citation}</Typography>
-          </li>
-        ))}
-      </ul>
+      {theory.references.length > 0 && (
+        <>
+          <Divider />
+          <Typography variant="subtitle2" component="h3">
+            References (from the library&apos;s list)
+          </Typography>
+          <ul style={{ marginTop: 0 }}>
+            {theory.references.map((r) => (
+              <li key={r.citation}>
+                <Typography variant="body2">{r.citation}</Typography>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </Stack>
   );
 }

@@ -1,10 +1,12 @@
 import { modelPassage, ORIGIN_LABELS, type ItemOrigin } from '../../../../common/provenance';
-import type {
-  CalibrationResult,
-  MathematicalModelResult,
-  ModelRun,
-  ParameterSource,
-  TheoryResult,
+import {
+  isUnitRootMoment,
+  UNIT_ROOT_MOMENT,
+  type CalibrationResult,
+  type MathematicalModelResult,
+  type ModelRun,
+  type ParameterSource,
+  type TheoryResult,
 } from '../../../../common/teams/model';
 
 /**
@@ -33,10 +35,7 @@ export function momentText(
   variable: string,
   run: Pick<ModelRun, 'unitRoot'>,
 ): string {
-  if ((value === null || value === undefined) && run.unitRoot?.nonStationary.includes(variable)) {
-    return 'not defined (unit root)';
-  }
-  return fmt(value);
+  return isUnitRootMoment(value, variable, run) ? UNIT_ROOT_MOMENT : fmt(value);
 }
 
 const originText = (origin: ItemOrigin): string => ORIGIN_LABELS[origin];
