@@ -105,6 +105,59 @@ export const textStatsSchema = z.object({
 });
 export type TextStats = z.infer<typeof textStatsSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// Missing-value tokens
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Cell texts read as a missing value when a file is loaded (R writes NA, Stata `.`, spreadsheets
+ * `-` or an empty cell), unless the researcher chooses others for the upload.
+ */
+export const DEFAULT_MISSING_TOKENS = ['', 'NA', 'N/A', 'NaN', 'null', '.', '-'] as const;
+/** Every token a researcher may choose: the defaults and a few more seen in published data. */
+export const MISSING_TOKEN_CHOICES = [
+  ...DEFAULT_MISSING_TOKENS,
+  '..',
+  '#N/A',
+  'NULL',
+  'None',
+  'nan',
+  'n/a',
+  'na',
+] as const;
+export type MissingToken = (typeof MISSING_TOKEN_CHOICES)[number];
+
+/** How a token is written where an empty string would be invisible. */
+export function missingTokenLabel(token: string): string {
+  return token === '' ? '(empty cell)' : token;
+}
+
+const TOKEN_CHOICES: ReadonlySet<string> = new Set(MISSING_TOKEN_CHOICES);
+
+/**
+ * The tokens chosen for one upload: at least one of MISSING_TOKEN_CHOICES (the empty cell, '',
+ * counts as one); a token outside them is refused, naming it and the choices.
+ */
+export const missingTokensSchema = z
+  .array(z.string().max(20), { message: 'missingTokens must be a list of tokens' })
+  .min(1, 'missingTokens: choose at least one token (the empty cell, "", is one)')
+  .max(MISSING_TOKEN_CHOICES.length * 2, 'missingTokens: too many tokens')
+  .superRefine((tokens, ctx) => {
+    for (const token of tokens) {
+      if (!TOKEN_CHOICES.has(token)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `missingTokens: "${token}" is not a missing-value token this app reads; choose from ${MISSING_TOKEN_CHOICES.map((t) => `"${t}"`).join(', ')}`,
+        });
+        return;
+      }
+    }
+  })
+  .transform((tokens) => [...new Set(tokens)]);
+
+export const missingTokenCountSchema = z.object({ token: z.string(), count: z.number() });
+export type MissingTokenCount = z.infer<typeof missingTokenCountSchema>;
+
 export const columnProfileSchema = z.object({
   name: z.string(),
   /** DuckDB's storage type, e.g. BIGINT, DOUBLE, VARCHAR, DATE. */
@@ -124,6 +177,11 @@ export const columnProfileSchema = z.object({
   text: textStatsSchema.optional(),
   datetime: z.object({ min: z.string(), max: z.string() }).optional(),
   boolean: z.object({ trueCount: z.number(), falseCount: z.number() }).optional(),
+  /**
+   * The cells of `missing` that held a missing-value token in the loaded file, by token (the
+   * empty cell as ''), most frequent first; absent when the data was not loaded from a file.
+   */
+  missingTokens: z.array(missingTokenCountSchema).optional(),
 });
 export type ColumnProfile = z.infer<typeof columnProfileSchema>;
 
@@ -193,6 +251,15 @@ export const datasetProfileSchema = z.object({
   correlations: correlationsSchema,
   timeSeries: timeSeriesSchema.nullable(),
   alerts: z.array(alertSchema),
+  /**
+   * The tokens read as missing when the file was loaded (each column's `missingTokens` says
+   * which were found and how often); null for data made inside the app (cleaned, joined,
+   * engineered) or stored before tokens were recorded.
+   */
+  missingTokens: z
+    .object({ recognised: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 export type DatasetProfile = z.infer<typeof datasetProfileSchema>;
 
@@ -538,13 +605,17 @@ export type TransformReport = z.infer<typeof transformReportSchema>;
 export const DATA_TEAM_ID = 'data';
 export const DATA_TEAM_BASE = '/api/agents/data-team';
 
-/** The data source selector: a file upload, a public API or a web address. */
-export const DATA_SOURCE_KINDS = ['upload', 'api', 'url'] as const;
+/**
+ * The data source selector: a file upload, a public API, a web address, or a dataset already
+ * stored in the project or the catalog.
+ */
+export const DATA_SOURCE_KINDS = ['upload', 'api', 'url', 'catalog'] as const;
 export type DataSourceKind = (typeof DATA_SOURCE_KINDS)[number];
 export const DATA_SOURCE_KIND_LABELS: Record<DataSourceKind, string> = {
   upload: 'Upload a file',
   api: 'Public API',
   url: 'Web address (URL)',
+  catalog: 'From the project / catalog',
 };
 
 /** The public APIs of the API source selector, with how their dataset ids are written. */
@@ -579,6 +650,7 @@ export const DATA_MESSAGES = {
   noFile: 'Please upload a data file first',
   noDatasetId: 'Please enter a dataset ID',
   noUrl: 'Please enter the address of a CSV or JSON file',
+  noCatalogDataset: 'Please choose a dataset from the project or the catalog',
   startFailed: 'Failed to start data analysis',
   uploadFailed: 'Failed to upload file',
   fetchFailed: 'Failed to fetch dataset',
@@ -601,11 +673,13 @@ export const dataInputSchema = z.object({
   analysisType: z.enum(ANALYSIS_TYPES),
   /** api: which API. */
   apiSource: z.enum(API_SOURCES).optional(),
-  /** api: the dataset id; url: the address. */
+  /** api: the dataset id; url: the address; catalog: the catalog dataset's id. */
   datasetId: z.string().max(2000).optional(),
   /** upload: the staged file (written by POST /upload before the session starts). */
   uploadId: z.uuid().optional(),
   fileName: z.string().max(300).optional(),
+  /** Cell texts read as missing when the file is loaded; DEFAULT_MISSING_TOKENS when absent. */
+  missingTokens: z.array(z.string()).optional(),
 });
 export type DataInput = z.infer<typeof dataInputSchema>;
 
@@ -614,7 +688,7 @@ export const dataConfigurationSchema = z.object({
   interpret: z.boolean().default(true),
 });
 
-export const DATA_ORIGINS = ['upload', 'url', ...API_SOURCES] as const;
+export const DATA_ORIGINS = ['upload', 'url', 'catalog', ...API_SOURCES] as const;
 export type DataOrigin = (typeof DATA_ORIGINS)[number];
 
 /** Phase 1 (Data Source): the file fetched or received, checked by content. */
@@ -625,7 +699,8 @@ export const sourceResultSchema = z.object({
   name: z.string(),
   description: z.string(),
   fileName: z.string(),
-  format: z.enum(['csv', 'json']),
+  /** parquet: a catalog dataset, read from its stored copy. */
+  format: z.enum(['csv', 'json', 'parquet']),
   bytes: z.number(),
   records: z.number(),
   license: z.string(),
@@ -684,10 +759,15 @@ export const analysisPhaseResultSchema = z.object({
   datasetId: z.string(),
   analysis: analysisResultSchema,
   visualizations: z.array(chartSpecSchema),
-  /** The model's paragraph about the computed numbers; null without a model. */
+  /**
+   * The model's paragraph about the computed numbers, after the citation gate; null without a
+   * model, or when the model wrote nothing usable. Always shown marked as the model's writing.
+   */
   interpretation: z.string().nullable(),
   /** Why there is no interpretation, when there is none. */
   interpretationNote: z.string().nullable(),
+  /** The profile and data dictionary saved as a document; null when it could not be saved. */
+  documentId: z.string().nullable().optional(),
 });
 export type AnalysisPhaseResult = z.infer<typeof analysisPhaseResultSchema>;
 
@@ -816,10 +896,16 @@ const datasetIdField = z
   .max(DATASET_ID_MAX, `datasetId must be at most ${DATASET_ID_MAX} characters`);
 const projectIdField = z.uuid({ message: 'projectId must be a UUID' }).optional();
 
-/** POST /analyze, body {dataSource, analysisType, config: {datasetSource, datasetId}}. */
+/**
+ * POST /analyze, body {dataSource, analysisType, config: {datasetSource, datasetId,
+ * missingTokens}}. dataSource 'catalog' analyses a stored dataset the caller can read
+ * (config.datasetId is its id); its tokens were applied when it was loaded.
+ */
 export const analyzeRequestSchema = z
   .object({
-    dataSource: z.enum(DATA_SOURCE_KINDS, { message: 'dataSource must be upload, api or url' }),
+    dataSource: z.enum(DATA_SOURCE_KINDS, {
+      message: 'dataSource must be upload, api, url or catalog',
+    }),
     analysisType: analysisTypeField,
     config: z
       .object({
@@ -827,13 +913,28 @@ export const analyzeRequestSchema = z
           .enum(API_SOURCES, { message: `datasetSource must be one of: ${API_SOURCES.join(', ')}` })
           .optional(),
         datasetId: z.string().max(2000).optional(),
+        missingTokens: missingTokensSchema.optional(),
       })
       .default({}),
     projectId: projectIdField,
   })
   .superRefine((body, ctx) => {
     const id = body.config.datasetId?.trim() ?? '';
-    if (body.dataSource === 'upload') {
+    if (body.dataSource === 'catalog') {
+      if (id === '') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['config', 'datasetId'],
+          message: DATA_MESSAGES.noCatalogDataset,
+        });
+      } else if (!z.uuid().safeParse(id).success) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['config', 'datasetId'],
+          message: 'config.datasetId must be the id of a catalog dataset',
+        });
+      }
+    } else if (body.dataSource === 'upload') {
       ctx.addIssue({ code: 'custom', path: ['dataSource'], message: DATA_MESSAGES.noFile });
     } else if (body.dataSource === 'api' && id === '') {
       ctx.addIssue({
@@ -859,6 +960,7 @@ export const fetchDatasetRequestSchema = z.object({
   datasetId: datasetIdField,
   analysisType: analysisTypeField,
   projectId: projectIdField,
+  missingTokens: missingTokensSchema.optional(),
 });
 export type FetchDatasetRequest = z.input<typeof fetchDatasetRequestSchema>;
 
@@ -866,7 +968,31 @@ export type FetchDatasetRequest = z.input<typeof fetchDatasetRequestSchema>;
 export const uploadConfigSchema = z.object({
   analysisType: analysisTypeField,
   projectId: projectIdField,
+  missingTokens: missingTokensSchema.optional(),
 });
+
+/** GET /catalog-datasets?projectId=: the stored datasets the caller can analyse. */
+export const catalogDatasetsQuerySchema = z.object({
+  projectId: projectIdField,
+  search: z.string().trim().max(200).optional(),
+});
+
+export const catalogDatasetSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  recordCount: z.number().nullable(),
+  /** It belongs to the project asked about (listed first). */
+  inProject: z.boolean(),
+  lastUpdated: z.string(),
+});
+export type CatalogDataset = z.infer<typeof catalogDatasetSchema>;
+
+export const catalogDatasetsReplySchema = z.object({
+  success: z.literal(true),
+  datasets: z.array(catalogDatasetSchema),
+});
+export type CatalogDatasetsReply = z.infer<typeof catalogDatasetsReplySchema>;
 
 /**
  * GET /status/{id}: the session's state with the whole log, each phase's result under its own
@@ -967,8 +1093,20 @@ export const explorerFetchRequestSchema = z.object({
 });
 export type ExplorerFetchRequest = z.input<typeof explorerFetchRequestSchema>;
 
+/** A JSON text field of a multipart form, read as its value (a bad text stays a string). */
+function jsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /** Multipart fields of the explorer's upload besides the file. */
 export const explorerUploadFieldsSchema = z.object({
   name: newNameField.optional(),
   description: z.string().trim().max(5000).optional(),
+  /** A JSON list of missing-value tokens (see missingTokensSchema). */
+  missingTokens: z.preprocess(jsonText, missingTokensSchema).optional(),
 });

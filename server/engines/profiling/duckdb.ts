@@ -6,6 +6,7 @@ import {
   DuckDBTypeId,
   type DuckDBConnection,
   type DuckDBResultReader,
+  version as duckDbLibraryVersion,
 } from '@duckdb/node-api';
 
 /**
@@ -27,6 +28,11 @@ export interface DuckDbOptions {
   memoryLimit?: string;
   /** Where DuckDB spills; defaults to the OS temp directory. */
   tempDirectory?: string;
+}
+
+/** The DuckDB library the engine computes with, for the provenance of computed numbers. */
+export function duckDbVersion(): string {
+  return `DuckDB ${duckDbLibraryVersion()}`;
 }
 
 /** A plain JSON value as read from a result. */

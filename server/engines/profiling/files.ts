@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { missingTokensFile } from './missing-tokens';
 
 /**
  * Where the Data team keeps files, under the profiling service's own data folder:
  *   staging/<uploadId>/<file>      an upload received before its session starts
  *   work/<sessionId>/...           a session's files before they belong to a catalog entry
- *   datasets/<datasetId>/original.<csv|json> and data.parquet (written once)
+ *   datasets/<datasetId>/original.<csv|json> and data.parquet (written once), with
+ *                                  data.parquet.missing-tokens.json when loaded from a file
  * A catalog entry has data when its data.parquet exists; entries made by hand have none.
  */
 export interface DatasetFiles {
@@ -86,7 +88,14 @@ export function createDatasetFiles(root: string): DatasetFiles {
       const target = await ensure(dir('datasets', safeId(datasetId, 'datasetId')));
       if (files.original)
         await rename(files.original.file, path.join(target, `original.${files.original.ext}`));
-      await rename(files.parquet, path.join(target, 'data.parquet'));
+      const parquet = path.join(target, 'data.parquet');
+      // The record of missing-value tokens goes with the copy it describes, when there is one.
+      await rename(missingTokensFile(files.parquet), missingTokensFile(parquet)).catch(
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e;
+        },
+      );
+      await rename(files.parquet, parquet);
     },
     async remove(datasetId) {
       await rm(dir('datasets', safeId(datasetId, 'datasetId')), { recursive: true, force: true });

@@ -22,7 +22,8 @@ import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
 import { integrate } from './integrate';
 import { asDataError } from './pipeline';
 import { previewRows, type RowPage } from './preview';
-import { profileSource } from './profile';
+import { withMissingTokens } from './missing-tokens';
+import { profileFile, profileSource } from './profile';
 import { withSource } from './source';
 
 export { DataError, isDataError, type DataErrorCode } from './errors';
@@ -30,6 +31,8 @@ export { JSON_LIMITS } from './inspect';
 export type { FileCheck, DataFormat } from './inspect';
 export type { TableInfo, ColumnInfo } from './ingest';
 export type { RowPage } from './preview';
+export { missingTokensFile } from './missing-tokens';
+export { duckDbVersion } from './duckdb';
 
 /**
  * The profiling engine: DuckDB behind a small API that works on files. A data file is checked
@@ -42,15 +45,18 @@ export interface ProfilingEngine {
   check(file: string, fileName: string, expected?: DataFormat): Promise<FileCheck>;
   /**
    * Checks a file and writes its Parquet copy (once), the copy starting once the header is read
-   * (see loadFile), and
-   * describes both.
+   * (see loadFile), and describes both. Cells that hold one of `missingTokens`
+   * (DEFAULT_MISSING_TOKENS when not given) are read as missing; which were found is kept beside
+   * the copy.
    */
   load(
     file: string,
     fileName: string,
     expected: DataFormat | undefined,
     parquetFile: string,
+    options?: { missingTokens?: readonly string[] },
   ): Promise<{ check: FileCheck; table: TableInfo }>;
+  /** The profile, with the missing-value tokens the copy was loaded with (see load). */
   profile(parquetFile: string): Promise<DatasetProfile>;
   /** Profile, analysis of the given type and the charts, on one connection. */
   analyze(
@@ -84,11 +90,13 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
   const scans = createDuckDb({ ...options, memoryLimit, threads: 1, connections: threads });
   return {
     check: (file, fileName, expected) => checkDataFile(file, fileName, expected),
-    load: (file, fileName, expected, out) => loadFile(db, file, fileName, expected, out),
-    profile: (file) => withSource(scans, file, profileSource),
+    load: (file, fileName, expected, out, opts) =>
+      loadFile(db, file, fileName, expected, out, opts?.missingTokens),
+    profile: (file) => profileFile(scans, file),
     analyze: (file, type, given) =>
       withSource(scans, file, async (conn, info, pool) => {
-        const profile = given ?? (await profileSource(conn, info, pool));
+        const profile =
+          given ?? (await withMissingTokens(await profileSource(conn, info, pool), file));
         const analysis = await analyze(conn, profile, type);
         const charts = await autoCharts(conn, profile);
         return { profile, analysis, charts };

@@ -5,6 +5,7 @@ import { familyOf, profiledColumns } from './columns';
 import { correlationCandidates, selectCorrelations, startCorrelations } from './correlations';
 import { queryOne, toNumber, type DuckDb } from './duckdb';
 import type { ColumnInfo } from './ingest';
+import { withMissingTokens } from './missing-tokens';
 import { withSource, type SourcePool } from './source';
 import { notRowCounters, profileColumns, TOP_VALUES, type ValueCounts } from './stats';
 import { profileTimeSeries, startTimeSeries } from './timeseries';
@@ -91,6 +92,7 @@ function distinctEstimates(names: string[], sample: Float64Array[]): Map<string,
   );
 }
 
-export function profileFile(db: DuckDb, file: string): Promise<DatasetProfile> {
-  return withSource(db, file, profileSource);
+/** The profile of a Parquet copy, with the missing-value tokens it was loaded with. */
+export async function profileFile(db: DuckDb, file: string): Promise<DatasetProfile> {
+  return withMissingTokens(await withSource(db, file, profileSource), file);
 }

@@ -9,6 +9,8 @@ import type { Workspace } from '../../kit';
 
 const SOURCE_OF: Record<DataOrigin | 'derived', DatasetSource> = {
   derived: 'custom',
+  // A catalog dataset read as a session's source is not registered again; listed for the type.
+  catalog: 'custom',
   upload: 'custom',
   url: 'custom',
   kaggle: 'custom',

@@ -642,7 +642,11 @@ describe('the Data Explorer', () => {
     expect(up.status).toBe(201);
     const id = derivedDatasetReplySchema.parse(up.body).data.dataset.id;
     const folder = path.join(t.dataDir, 'services/profiling/datasets', id);
-    expect(readdirSync(folder).sort()).toEqual(['data.parquet', 'original.csv']);
+    expect(readdirSync(folder).sort()).toEqual([
+      'data.parquet',
+      'data.parquet.missing-tokens.json',
+      'original.csv',
+    ]);
     const used = await storageUsed(t.ctx.db, owner.id);
     expect(used).toBeGreaterThan(100_000);
 

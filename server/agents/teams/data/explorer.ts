@@ -100,9 +100,12 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
     origin: DataOrigin,
     format: 'csv' | 'json' | undefined,
     details: Record<string, unknown>,
+    missingTokens?: readonly string[],
   ) {
     const parquet = path.join(path.dirname(fetched.file), 'data.parquet');
-    const { check } = await profiling.engine.load(fetched.file, fetched.fileName, format, parquet);
+    const { check } = await profiling.engine.load(fetched.file, fetched.fileName, format, parquet, {
+      missingTokens,
+    });
     const profile = await profiling.engine.profile(parquet);
     const { size } = await stat(fetched.file);
     const dataset = await registerDataset(workspace(actor), profile, {
@@ -274,6 +277,7 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
           'upload',
           undefined,
           { origin: 'upload', fileName: got.fileName },
+          fields.data.missingTokens,
         );
         return reply.code(201).send({
           success: true as const,

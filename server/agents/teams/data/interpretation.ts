@@ -1,9 +1,11 @@
 import type { AnalysisResult, DatasetProfile } from '../../../../common/teams/data';
+import type { CitationGate } from '../../kit';
 import { INTERPRETATION_SYSTEM, interpretationPrompt } from './prompts';
 
 /**
  * The model's paragraph about the computed results, added only when a language model is
- * configured: the prompt (prompts.ts) carries a digest of the numbers the engine computed.
+ * configured: the prompt (prompts.ts) carries a digest of the numbers the engine computed, and
+ * the answer passes the citation gate before anyone sees it.
  */
 
 const round = (v: unknown): unknown =>
@@ -82,22 +84,35 @@ export function digest(analysis: AnalysisResult, profile: DatasetProfile): unkno
   }
 }
 
-/** The paragraph, or why there is none (no model configured, or the call failed). */
+export interface Interpretation {
+  /** The paragraph as shown and saved: checked by the citation gate; null when there is none. */
+  text: string | null;
+  /** Why there is no paragraph. */
+  note: string | null;
+}
+
+/** Shorter than this after the gate, a paragraph says nothing worth showing. */
+const MIN_WORDS = 3;
+
+/**
+ * The paragraph, or why there is none: no model configured, the call failed, the model wrote
+ * nothing, or nothing was left once the citation gate removed references to works the session
+ * never retrieved (the Data team retrieves none, so every reference goes, each with a log line).
+ * None of these touches the computed results.
+ */
 export async function interpret(
   analysis: AnalysisResult,
   profile: DatasetProfile,
   generateText: (p: { system: string; prompt: string }) => Promise<string>,
   signal: AbortSignal,
-): Promise<{ text: string | null; note: string | null }> {
+  citations: CitationGate,
+): Promise<Interpretation> {
+  let text: string;
   try {
-    const text = await generateText({
+    text = await generateText({
       system: INTERPRETATION_SYSTEM,
       prompt: interpretationPrompt(analysis.type, digest(analysis, profile)),
     });
-    const trimmed = text.trim();
-    return trimmed
-      ? { text: trimmed, note: null }
-      : { text: null, note: 'The model returned no text.' };
   } catch (err) {
     if (signal.aborted) throw err;
     if ((err as { code?: unknown }).code === 'model_not_configured') {
@@ -109,7 +124,21 @@ export async function interpret(
     const message = err instanceof Error ? err.message : String(err);
     return {
       text: null,
-      note: `The interpretation could not be written (the model call failed: ${message}).`,
+      note: `The interpretation is missing: the model call failed (${message}). Every result above is computed from the data.`,
     };
   }
+  if (!text.trim()) {
+    return {
+      text: null,
+      note: 'The interpretation is missing: the model returned no text. Every result above is computed from the data.',
+    };
+  }
+  const gated = (await citations.gate(text.trim(), { where: 'Data team interpretation' })).trim();
+  if (gated.split(/\s+/).filter((w) => /\w/.test(w)).length < MIN_WORDS) {
+    return {
+      text: null,
+      note: "The interpretation is missing: nothing was left of the model's text once the references to works this session did not retrieve were removed. Every result above is computed from the data.",
+    };
+  }
+  return { text: gated, note: null };
 }

@@ -3,7 +3,7 @@ import { isDataError } from '../../../engines/profiling/index';
 import type { ProfilingService } from '../../../engines/profiling/service';
 import { DataSourceError } from '../../../sources/data-source';
 import type { DataSourcesService } from '../../../sources/data-sources-service';
-import type { PhaseLog, Workspace } from '../../kit';
+import type { PhaseLog, PhaseProvenance, Workspace } from '../../kit';
 
 /**
  * What the Data team's phases use from their context, as plain values, so a phase's work is a
@@ -15,6 +15,8 @@ export interface PhaseDeps {
   sources: DataSourcesService;
   workspace: Workspace;
   log: PhaseLog;
+  /** What the session read and computed, kept with every document it saves. */
+  provenance: Pick<PhaseProvenance, 'input' | 'computation'>;
   signal: AbortSignal;
 }
 
@@ -23,6 +25,7 @@ export const phaseDeps = (ctx: {
   services: { profiling: ProfilingService; sources: DataSourcesService };
   workspace: Workspace;
   log: PhaseLog;
+  provenance: PhaseProvenance;
   signal: AbortSignal;
 }): PhaseDeps => ({
   sessionId: ctx.session.id,
@@ -30,6 +33,7 @@ export const phaseDeps = (ctx: {
   sources: ctx.services.sources,
   workspace: ctx.workspace,
   log: ctx.log,
+  provenance: ctx.provenance,
   signal: ctx.signal,
 });
 

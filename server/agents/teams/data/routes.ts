@@ -37,6 +37,7 @@ import {
   type Api,
   type SessionActor,
 } from '../../kit';
+import { readableStoredDataset, registerCatalogDatasetRoutes } from './catalog-source';
 import { fredApiKeyFor, kaggleCredentialsFor } from './credentials';
 import type { DataKit } from './data-kit';
 import { registerExplorerRoutes } from './explorer';
@@ -171,16 +172,29 @@ export const dataTeamRoutes = {
         const actor = teamActor(request);
         const body = request.body;
         const id = body.config.datasetId?.trim() ?? '';
+        const { missingTokens } = body.config;
+        if (body.dataSource === 'catalog') {
+          // 404 for a dataset the caller cannot read, 400 for one without stored data.
+          const workspace = kit.workspaceFor(actor.id, body.projectId ?? null);
+          await readableStoredDataset(workspace, profiling.files, id);
+          const input: DataInput = {
+            dataSource: 'catalog',
+            analysisType: body.analysisType,
+            datasetId: id,
+          };
+          return reply.code(201).send(await start(actor, input, body.projectId));
+        }
         const source = body.dataSource === 'url' ? 'url' : body.config.datasetSource!;
         await preflight(kit, actor, source, id);
         const input: DataInput =
           body.dataSource === 'url'
-            ? { dataSource: 'url', analysisType: body.analysisType, datasetId: id }
+            ? { dataSource: 'url', analysisType: body.analysisType, datasetId: id, missingTokens }
             : {
                 dataSource: 'api',
                 analysisType: body.analysisType,
                 apiSource: body.config.datasetSource,
                 datasetId: id,
+                missingTokens,
               };
         return reply.code(201).send(await start(actor, input, body.projectId));
       },
@@ -194,18 +208,20 @@ export const dataTeamRoutes = {
       },
       async (request, reply) => {
         const actor = teamActor(request);
-        const { source, datasetId, analysisType, projectId } = request.body;
+        const { source, datasetId, analysisType, projectId, missingTokens } = request.body;
         await preflight(kit, actor, source, datasetId);
         const input: DataInput = {
           dataSource: 'api',
           analysisType,
           apiSource: source,
           datasetId: datasetId.trim(),
+          missingTokens,
         };
         return reply.code(201).send(await start(actor, input, projectId));
       },
     );
 
+    registerCatalogDatasetRoutes(app, kit);
     registerSessionReadRoutes(app, kit.sessions, {
       teamId: DATA_TEAM_ID,
       statusSchema: dataStatusReplySchema,
@@ -265,6 +281,7 @@ export const dataTeamRoutes = {
             analysisType: config.data.analysisType,
             uploadId,
             fileName,
+            missingTokens: config.data.missingTokens,
           };
           return reply.code(201).send(await start(actor, input, config.data.projectId));
         },

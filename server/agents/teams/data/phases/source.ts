@@ -7,7 +7,9 @@ import {
   type SourceResult,
 } from '../../../../../common/teams/data';
 import type { FileCheck } from '../../../../engines/profiling/index';
+import { AppError } from '../../../../platform/errors';
 import type { FetchedDataset } from '../../../../sources/data-source';
+import { readableStoredDataset, sha256File } from '../catalog-source';
 import { fredApiKeyFor, kaggleCredentialsFor } from '../credentials';
 import { data } from '../definition';
 import {
@@ -21,7 +23,8 @@ import {
 /**
  * Phase 1, Data Source: the staged upload, or the dataset fetched from a public API or a web
  * address, checked by content (format, delimiter, records, UTF-8) and kept as the session's
- * original file for Data Loading.
+ * original file for Data Loading; or a catalog dataset the researcher can read, whose stored
+ * copy is analysed as it is.
  */
 export const sourcePhase = data.phase('source', {
   name: dataPhaseRow('source').name,
@@ -32,6 +35,7 @@ export const sourcePhase = data.phase('source', {
 });
 
 export async function runSource(deps: PhaseDeps, input: DataInput): Promise<SourceResult> {
+  if (input.dataSource === 'catalog') return catalogSource(deps, input.datasetId ?? '');
   const { profiling, sources, log, signal } = deps;
   const work = await profiling.files.workDir(deps.sessionId);
   let fetched: FetchedDataset;
@@ -123,5 +127,47 @@ export async function runSource(deps: PhaseDeps, input: DataInput): Promise<Sour
     citation: fetched.citation,
     url: fetched.url || null,
     lastUpdated: fetched.lastUpdated,
+  };
+}
+
+/**
+ * A catalog dataset as the session's source: read where it is stored, recorded as the session's
+ * input with the SHA-256 of its stored copy (the bytes every later phase reads).
+ */
+async function catalogSource(deps: PhaseDeps, id: string): Promise<SourceResult> {
+  let found: Awaited<ReturnType<typeof readableStoredDataset>>;
+  try {
+    found = await readableStoredDataset(deps.workspace, deps.profiling.files, id);
+  } catch (e) {
+    if (e instanceof AppError) {
+      throw new DataTeamError(
+        e.kind === 'not_found'
+          ? `The dataset ${id} is not in the catalog, or you can no longer read it.`
+          : e.message,
+      );
+    }
+    throw e;
+  }
+  const { dataset, parquet } = found;
+  const sha256 = await sha256File(parquet);
+  deps.provenance.input({ kind: 'dataset', id: dataset.id, sha256 });
+  const page = await deps.profiling.engine.preview(parquet, 1, 0);
+  const { size } = await stat(parquet);
+  await deps.log(
+    `Reading "${dataset.name}" from the catalog: ${page.total} rows and ${page.columns.length} columns as stored (SHA-256 ${sha256.slice(0, 12)}...)`,
+  );
+  return {
+    origin: 'catalog',
+    originId: dataset.id,
+    name: dataset.name,
+    description: dataset.description,
+    fileName: 'data.parquet',
+    format: 'parquet',
+    bytes: size,
+    records: page.total,
+    license: dataset.license,
+    citation: dataset.metadata.citation,
+    url: null,
+    lastUpdated: dataset.lastUpdated,
   };
 }
