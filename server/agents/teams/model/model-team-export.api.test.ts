@@ -201,6 +201,43 @@ describe('Model team: a custom model from a Dynare .mod file', () => {
     }
   }, 420_000);
 
+  it("imports Gali_2015.mod as shipped: what follows stoch_simul is listed as not run, and the unit root's moments are not defined", async () => {
+    const user = await createUser(plain.app);
+    const api = client(plain.app, user.accessToken);
+    const sessions = sessionClient(plain.app, user.accessToken);
+    const start = await api.post(`${BASE}/develop`, {
+      modelType: 'custom',
+      modFile: readFileSync(path.join(TESTDATA, 'Gali_2015.mod'), 'utf8'),
+      modFileName: 'Gali_2015.mod',
+      focus: 'The three-equation model with a price level',
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(201);
+    const id = (start.body as { sessionId: string }).sessionId;
+    for (const checkpoint of [1, 2]) {
+      await sessions.waitFor(id, waitingAt(checkpoint), 60_000);
+      await api.post(`${BASE}/feedback`, { sessionId: id, feedback: 'Approved', checkpoint });
+    }
+    await sessions.waitFor(id, waitingAt(3), 120_000);
+    const s = await modelStatus(plain.app, user.accessToken, id);
+    // stoch_simul(periods=100, drop=0, irf=0): the file's periods and drop are used
+    expect(s.periods).toBe(100);
+    const cal = s.calibrationResults!;
+    expect(cal.run.simulation).toMatchObject({ periods: 100, burnIn: 0 });
+    const imported = s.mathematicalModel!.imported!;
+    expect(imported.notRun.map((x) => x.statement).join('\n')).toMatch(/estimated_params/);
+    expect(imported.notRun.map((x) => x.statement).join('\n')).toMatch(/estimation\(/);
+    const unitRoot = cal.run.unitRoot!;
+    expect(unitRoot.nonStationary.length).toBeGreaterThan(0);
+    const md = modelExportReplySchema.parse(
+      (await api.get(`${BASE}/export/${id}?format=markdown`)).body,
+    ).content;
+    expect(md).toContain('**Unit root.**');
+    expect(md).toContain(`| \`${unitRoot.nonStationary[0]}\` | not defined (unit root) |`);
+    expect(md).toContain('## Simulated moments (one simulated sample: 100 periods after 0 dropped');
+    expect(md).toContain('## Not run');
+    expect(s.logs.join('\n')).toContain(unitRoot.note);
+  }, 240_000);
+
   it('refuses a missing, oversized or unreadable .mod file, naming the line and the construct', async () => {
     const user = await createUser(plain.app);
     const api = client(plain.app, user.accessToken);
