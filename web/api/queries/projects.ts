@@ -11,6 +11,7 @@ import {
   type ProjectStatus,
   type UpdateProjectRequest,
 } from '../../../common/projects';
+import { projectRecordReplySchema } from '../../../common/research-record';
 import { checkedApi, unwrap } from '../client';
 import { dashboardKeys } from './dashboard';
 import { queryString } from './query-string';
@@ -33,6 +34,7 @@ export const projectKeys = {
   list: (query: ProjectListParams) => [...projectKeys.lists(), query] as const,
   detail: (id: string) => [...projectKeys.all, 'detail', id] as const,
   members: (id: string) => [...projectKeys.all, 'members', id] as const,
+  record: (id: string) => [...projectKeys.all, 'record', id] as const,
 };
 
 export function useProjects(query: ProjectListParams) {
@@ -79,6 +81,37 @@ export function useProject(id: string | undefined) {
         checkedApi.get(projectReplySchema, `/api/projects/${encodeURIComponent(id ?? '')}`, signal),
       ).then((r) => r.data.project),
     enabled: Boolean(id),
+  });
+}
+
+/** While a session or workflow of the project runs or waits, its record is read again this often. */
+const LIVE_RECORD_REFRESH_MS = 5000;
+
+/**
+ * GET /api/projects/:id/record: every session of every team on the project, its workflows,
+ * documents, datasets and research questions, with the stage and progress the server computes.
+ */
+export function useProjectRecord(id: string | undefined) {
+  return useQuery({
+    queryKey: projectKeys.record(id ?? ''),
+    queryFn: ({ signal }) =>
+      unwrap(
+        checkedApi.get(
+          projectRecordReplySchema,
+          `/api/projects/${encodeURIComponent(id ?? '')}/record`,
+          signal,
+        ),
+      ).then((r) => r.record),
+    enabled: Boolean(id),
+    refetchInterval: (q) => {
+      const record = q.state.data;
+      const live = (status: string) => status === 'processing' || status === 'waiting_for_input';
+      return record &&
+        (record.sessions.some((s) => live(s.status)) ||
+          record.workflows.some((w) => live(w.status)))
+        ? LIVE_RECORD_REFRESH_MS
+        : false;
+    },
   });
 }
 

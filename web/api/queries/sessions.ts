@@ -3,29 +3,11 @@ import { sessionListReplySchema, type AgentSession } from '../../../common/agent
 import { checkedApi, unwrap } from '../client';
 import { queryString } from './query-string';
 
-/** The caller's agent sessions (GET /api/agents/sessions), e.g. those of one project. */
+/** The caller's agent sessions (GET /api/agents/sessions). */
 export const sessionKeys = {
   all: ['agent-sessions'] as const,
-  byProject: (projectId: string) => [...sessionKeys.all, 'project', projectId] as const,
   open: (teamId: string) => [...sessionKeys.all, 'open', teamId] as const,
 };
-
-export function useProjectSessions(projectId: string | undefined) {
-  return useQuery({
-    queryKey: sessionKeys.byProject(projectId ?? ''),
-    queryFn: ({ signal }) =>
-      unwrap(
-        checkedApi.get(
-          sessionListReplySchema,
-          `/api/agents/sessions${queryString({ projectId, limit: 50 })}`,
-          signal,
-        ),
-      ),
-    enabled: Boolean(projectId),
-    // The runtime may not be deployed yet; a 404 means "no sessions to show", not an outage.
-    retry: false,
-  });
-}
 
 /**
  * The caller's open sessions of one team (running or waiting at a checkpoint), newest first: what

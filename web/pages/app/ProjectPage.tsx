@@ -30,10 +30,13 @@ import { ProjectFormDialog } from './project-manager/ProjectFormDialog';
 import { DetailsSection } from './project/DetailsSection';
 import { MembersSection } from './project/MembersSection';
 import { DatasetsSection } from './project/DatasetsSection';
-import { DocumentsSection } from './project/DocumentsSection';
-import { SessionsSection } from './project/SessionsSection';
+import { ResearchRecordSection } from './project/ResearchRecordSection';
+import { RunTeamSection } from './project/RunTeamSection';
 
-/** One project (/app/projects/:id): details, members, datasets, documents and agent sessions. */
+/**
+ * One project (/app/projects/:id): Run a team, its research record (stage and progress, every
+ * session, workflow, document, dataset and research question), details, members and datasets.
+ */
 export default function ProjectPage() {
   const { id } = useParams();
   const navigate = useNavigate();
@@ -124,15 +127,15 @@ export default function ProjectPage() {
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, lg: 8 }}>
           <Stack spacing={3}>
+            <RunTeamSection project={p} />
+            <ResearchRecordSection projectId={p.id} />
             <DetailsSection project={p} />
-            <SessionsSection projectId={p.id} />
           </Stack>
         </Grid>
         <Grid size={{ xs: 12, lg: 4 }}>
           <Stack spacing={3}>
             <MembersSection project={p} />
             <DatasetsSection project={p} />
-            <DocumentsSection projectId={p.id} />
           </Stack>
         </Grid>
       </Grid>

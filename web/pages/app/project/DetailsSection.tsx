@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -80,7 +79,6 @@ export function DetailsSection({ project }: { project: Project }) {
           <ProjectStatusChip status={project.status} />
         </Field>
         <Field label="Research area">{project.researchArea}</Field>
-        <Field label="Workflow stage">{humanize(project.workflowStage)}</Field>
         <Field label="Owner">{project.ownerName}</Field>
         <Field label="Created">{formatDateTime(project.dateCreated)}</Field>
         <Field label="Updated">{formatDateTime(project.dateUpdated)}</Field>
@@ -89,18 +87,6 @@ export function DetailsSection({ project }: { project: Project }) {
         </Field>
         <Field label="Your access">{humanize(project.access)}</Field>
       </Box>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
-        <Typography variant="body2" sx={{ minWidth: 64 }}>
-          Progress
-        </Typography>
-        <LinearProgress
-          variant="determinate"
-          value={m.progress}
-          sx={{ flexGrow: 1 }}
-          aria-label="Project progress"
-        />
-        <Typography variant="body2">{Math.round(m.progress)}%</Typography>
-      </Stack>
       <Stack spacing={2}>
         <TextList label="Research questions" items={project.researchQuestions} />
         <TextList label="Hypotheses" items={project.hypotheses} />
