@@ -96,6 +96,15 @@ export const DEFAULT_LITERATURE_SOURCES: LiteratureSourceId[] = [
   'library',
 ];
 
+/** How the screen names each source. */
+export const LITERATURE_SOURCE_LABELS: Record<LiteratureSourceId, string> = {
+  openalex: 'OpenAlex',
+  crossref: 'Crossref',
+  arxiv: 'arXiv',
+  semantic_scholar: 'Semantic Scholar',
+  library: 'Your library',
+};
+
 /** A retrieved work as the screen shows it; `number` is its citation number in the session. */
 export const paperSchema = z.object({
   number: z.number().int().min(1),

@@ -11,7 +11,9 @@ import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import type { AgentPanel, AgentPanelState, IdeationAgent } from '../../../common/teams/ideation';
+import { OriginMark } from '../../components/OriginMark';
 import { chipToneSx, type ChipTone } from '../shared/chipTones';
+import { lineOrigin } from './lineOrigins';
 
 const ROLES: Record<IdeationAgent, { icon: typeof SvgIcon; role: string }> = {
   Ideator: { icon: AutoAwesomeOutlined, role: 'Proposes candidate questions' },
@@ -99,11 +101,19 @@ export function AgentPanels({
                   tabIndex={0}
                   aria-label={`${panel.agent} messages`}
                 >
-                  {panel.lines.map((line, i) => (
-                    <Typography key={i} component="li" variant="body2">
-                      {line}
-                    </Typography>
-                  ))}
+                  {panel.lines.map((line, i) => {
+                    const origin = lineOrigin(panel.agent, line);
+                    return (
+                      <Typography key={i} component="li" variant="body2" data-origin={origin}>
+                        {line}
+                        {origin === 'model' && (
+                          <Box component="span" sx={{ ml: 0.5, display: 'inline-block' }}>
+                            <OriginMark origin="model" />
+                          </Box>
+                        )}
+                      </Typography>
+                    );
+                  })}
                 </Box>
               ) : (
                 <Typography variant="body2" color="text.secondary">

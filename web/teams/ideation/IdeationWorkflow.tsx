@@ -199,6 +199,8 @@ export function IdeationWorkflow({
                 rank={i + 1}
                 item={item}
                 context={contextOf(item.question)}
+                final={run.details?.finalQuestions?.find((q) => q.question === item.question)}
+                projectId={run.details?.projectId ?? projectId}
               />
             ))}
           </Stack>

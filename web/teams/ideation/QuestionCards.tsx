@@ -11,14 +11,17 @@ import Typography from '@mui/material/Typography';
 import TrendingUp from '@mui/icons-material/TrendingUp';
 import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
 import {
+  NOT_SUPPLIED_BY_MODEL,
   NOVELTY_THRESHOLDS,
   type ContextualizedQuestion,
+  type FinalQuestion,
   type Grounding,
   type Novelty,
   type QuestionItem,
   type TrendingTopic,
   type YearCount,
 } from '../../../common/teams/ideation';
+import { OriginMark } from '../../components/OriginMark';
 import { chipToneSx, type ChipTone } from '../shared/chipTones';
 import { literatureReviewHref } from './api';
 
@@ -67,6 +70,7 @@ function GroundingBlock({ grounding }: { grounding: Grounding }) {
   return (
     <Box sx={{ mt: 1.5 }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <OriginMark origin="retrieved" />
         <Chip
           size="small"
           label={grounding.novelty}
@@ -124,10 +128,25 @@ export interface QuestionCardProps {
   item: QuestionItem;
   /** The Contextualizer's record of the same question, when the server has sent it. */
   context: ContextualizedQuestion | undefined;
+  /** The Finalizer's record of it (what the model did not supply), once the run is over. */
+  final?: FinalQuestion | undefined;
+  /** The project the run belongs to: the literature review goes into it too. */
+  projectId?: string | null;
 }
 
-/** A finalized question with its justification and what it rests on. */
-export function QuestionCard({ rank, item, context }: QuestionCardProps) {
+/** "Theory: X. Context" with what the model left out said in words. */
+function theoryText(context: ContextualizedQuestion): string {
+  const theory = context.theory ? `${context.theory}.` : NOT_SUPPLIED_BY_MODEL.theory;
+  const text = context.context || NOT_SUPPLIED_BY_MODEL.context;
+  return `${theory} ${text}`;
+}
+
+/**
+ * A finalized question with its justification and what it rests on. The model's words (the
+ * justification, the theory) carry its mark; the works and counts are marked as retrieved.
+ */
+export function QuestionCard({ rank, item, context, final, projectId }: QuestionCardProps) {
+  const unranked = final?.modelGaps.includes('ranking') ?? false;
   return (
     <Card variant="outlined" component="article" aria-label={`Question ${rank}`}>
       <CardContent>
@@ -137,16 +156,33 @@ export function QuestionCard({ rank, item, context }: QuestionCardProps) {
             {item.question}
           </Typography>
         </Stack>
-        {item.justification && (
-          <Typography variant="body2" sx={{ mt: 1 }}>
-            <strong>Justification:</strong> {item.justification}
+        {unranked && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {NOT_SUPPLIED_BY_MODEL.ranking}
           </Typography>
+        )}
+        {item.justification ? (
+          <Box sx={{ mt: 1 }}>
+            <OriginMark origin="model" />
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              <strong>Justification:</strong> {item.justification}
+            </Typography>
+          </Box>
+        ) : (
+          final && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              {NOT_SUPPLIED_BY_MODEL.justification}
+            </Typography>
+          )
         )}
         {context && (
           <>
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-              <strong>Theory:</strong> {context.theory}. {context.context}
-            </Typography>
+            <Box sx={{ mt: 1 }}>
+              {(context.theory || context.context) && <OriginMark origin="model" />}
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                <strong>Theory:</strong> {theoryText(context)}
+              </Typography>
+            </Box>
             <GroundingBlock grounding={context.grounding} />
           </>
         )}
@@ -154,7 +190,7 @@ export function QuestionCard({ rank, item, context }: QuestionCardProps) {
       <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
         <Button
           component={RouterLink}
-          to={literatureReviewHref(item.question)}
+          to={literatureReviewHref(item.question, projectId)}
           size="small"
           startIcon={<MenuBookOutlined />}
         >

@@ -13,6 +13,12 @@ export const ideationApi = {
     checkedApi.post(saveIdeationReplySchema, `${IDEATION_BASE}/save`, body),
 };
 
-/** Where a question goes to become a literature review. */
-export const literatureReviewHref = (question: string) =>
-  `/app/literature-team?question=${encodeURIComponent(question)}`;
+/**
+ * Where a question goes to become a literature review: the Literature screen with the question
+ * filled in, in the same project when the run has one.
+ */
+export const literatureReviewHref = (question: string, projectId?: string | null) =>
+  `/app/literature-team?${new URLSearchParams({
+    question,
+    ...(projectId ? { projectId } : {}),
+  }).toString()}`;

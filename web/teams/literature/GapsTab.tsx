@@ -10,6 +10,7 @@ import {
   type ResearchGap,
   type Trend,
 } from '../../../common/teams/literature';
+import { OriginMark } from '../../components/OriginMark';
 
 function growthLabel(growth: number | null): string {
   if (growth === null) return 'no earlier works';
@@ -63,9 +64,21 @@ export function GapsTab({
           <Stack spacing={1.5}>
             {shown.map((g, i) => (
               <Paper key={i} variant="outlined" sx={{ p: 2 }}>
-                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-                  {gapText(g)}
-                </Typography>
+                <Stack
+                  direction="row"
+                  spacing={1}
+                  sx={{
+                    alignItems: 'flex-start',
+                    justifyContent: 'space-between',
+                    flexWrap: 'wrap',
+                    rowGap: 0.5,
+                  }}
+                >
+                  <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+                    {gapText(g)}
+                  </Typography>
+                  <OriginMark origin="model" />
+                </Stack>
                 <Typography variant="body2" sx={{ mt: 0.5 }}>
                   <strong>Opportunity:</strong> {g.opportunity}
                 </Typography>
@@ -101,6 +114,7 @@ export function GapsTab({
                   <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
                     {trendName(t)}
                   </Typography>
+                  <OriginMark origin="computed" />
                   <Chip
                     size="small"
                     color={t.kind === 'emerging' ? 'success' : 'default'}

@@ -20,7 +20,6 @@ import {
   LITERATURE_MESSAGES,
   LITERATURE_WORKFLOWS,
   RESEARCH_QUESTION_REQUIRED,
-  type StartLiteratureRequest,
 } from '../../../common/teams/literature';
 import {
   CheckpointPanel,
@@ -31,10 +30,20 @@ import {
   ResultTabs,
   TeamScreenLayout,
   ResetButton,
+  useTeamProjectId,
 } from '../shared';
 import { GapsTab } from './GapsTab';
 import { ReferencesTab } from './ReferencesTab';
 import { ResultsTab } from './ResultsTab';
+import { ReviewOptionsForm } from './ReviewOptionsForm';
+import {
+  DEFAULT_REVIEW_OPTIONS,
+  hasErrors,
+  optionErrors,
+  questionFromAddress,
+  startRequestOf,
+  type ReviewOptions,
+} from './reviewOptions';
 import { useLiteratureSession } from './useLiteratureSession';
 
 const TABS = ['Results', 'Research Gaps', 'References', 'Console Logs'] as const;
@@ -69,9 +78,14 @@ export default function LiteratureTeamPage() {
   const [params] = useSearchParams();
   const session = useLiteratureSession({ initialSessionId: params.get('session') ?? undefined });
   const [workflow, setWorkflow] = useState<string>(DEFAULT_LITERATURE_WORKFLOW);
-  const [question, setQuestion] = useState('');
+  // Ideation's "Start a literature review" sends its question in ?question=.
+  const [question, setQuestion] = useState(() => questionFromAddress(params));
   const [questionError, setQuestionError] = useState<string>();
   const [files, setFiles] = useState<File[]>([]);
+  const projectId = useTeamProjectId();
+  const [options, setOptions] = useState<ReviewOptions>(DEFAULT_REVIEW_OPTIONS);
+  const [checkOptions, setCheckOptions] = useState(false);
+  const errors = checkOptions ? optionErrors(options, files.length) : {};
   const [tab, setTab] = useState<TabName>('Results');
   const fileInput = useRef<HTMLInputElement>(null);
   const questionInput = useRef<HTMLTextAreaElement>(null);
@@ -105,10 +119,9 @@ export default function LiteratureTeamPage() {
       return;
     }
     setQuestionError(undefined);
-    const request: StartLiteratureRequest = {
-      researchQuestion: question.trim(),
-      workflow: 'basic_hitl',
-    };
+    setCheckOptions(true);
+    if (hasErrors(optionErrors(options, files.length))) return;
+    const request = startRequestOf(question, options);
     if (files.length)
       request.libraryFiles = await Promise.all(
         files.map(async (f) => ({ name: f.name, contentBase64: await asBase64(f) })),
@@ -132,6 +145,7 @@ export default function LiteratureTeamPage() {
     await onReset();
     setQuestion('');
     setFiles([]);
+    setCheckOptions(false);
     questionInput.current?.focus();
   };
 
@@ -209,10 +223,21 @@ export default function LiteratureTeamPage() {
           helperText={questionError ?? ' '}
           disabled={busy}
         />
+        <ReviewOptionsForm
+          projectId={projectId}
+          options={options}
+          errors={errors}
+          onChange={setOptions}
+          onPickQuestion={(picked) => {
+            setQuestion(picked);
+            setQuestionError(undefined);
+          }}
+          disabled={busy}
+        />
         <Stack
           direction="row"
           spacing={1}
-          sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+          sx={{ mt: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
         >
           <Button type="submit" variant="contained" startIcon={<PlayArrow />} disabled={busy}>
             Start Literature Review

@@ -3,15 +3,8 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { Paper } from '../../../common/teams/literature';
-
-const SOURCE_LABELS: Record<Paper['source'], string> = {
-  openalex: 'OpenAlex',
-  crossref: 'Crossref',
-  arxiv: 'arXiv',
-  semantic_scholar: 'Semantic Scholar',
-  library: 'Library',
-};
+import { LITERATURE_SOURCE_LABELS, type Paper } from '../../../common/teams/literature';
+import { OriginMark } from '../../components/OriginMark';
 
 function authorsText(authors: string[]): string {
   if (authors.length <= 3) return authors.join(', ');
@@ -47,33 +40,38 @@ export function PapersList({ papers }: { papers: readonly Paper[] }) {
           </Typography>
           <Stack direction="row" spacing={0.5} sx={{ my: 0.5, flexWrap: 'wrap' }}>
             {p.sources.map((s) => (
-              <Chip key={s} size="small" variant="outlined" label={SOURCE_LABELS[s]} />
+              <Chip key={s} size="small" variant="outlined" label={LITERATURE_SOURCE_LABELS[s]} />
             ))}
           </Stack>
           {p.extractedFrom === 'abstract' ? (
-            <Box
-              component="dl"
-              sx={{ m: 0, '& dt': { fontWeight: 600, mt: 0.5 }, '& dd': { ml: 0 } }}
-            >
-              <Typography component="dt" variant="body2">
-                Key insight
-              </Typography>
-              <Typography component="dd" variant="body2">
-                {p.key_insight}
-              </Typography>
-              <Typography component="dt" variant="body2">
-                Methodology
-              </Typography>
-              <Typography component="dd" variant="body2">
-                {p.methodology}
-              </Typography>
-              <Typography component="dt" variant="body2">
-                Findings
-              </Typography>
-              <Typography component="dd" variant="body2">
-                {p.findings}
-              </Typography>
-            </Box>
+            <>
+              <Box sx={{ my: 0.5 }}>
+                <OriginMark origin="model" />
+              </Box>
+              <Box
+                component="dl"
+                sx={{ m: 0, '& dt': { fontWeight: 600, mt: 0.5 }, '& dd': { ml: 0 } }}
+              >
+                <Typography component="dt" variant="body2">
+                  Key insight
+                </Typography>
+                <Typography component="dd" variant="body2">
+                  {p.key_insight}
+                </Typography>
+                <Typography component="dt" variant="body2">
+                  Methodology
+                </Typography>
+                <Typography component="dd" variant="body2">
+                  {p.methodology}
+                </Typography>
+                <Typography component="dt" variant="body2">
+                  Findings
+                </Typography>
+                <Typography component="dd" variant="body2">
+                  {p.findings}
+                </Typography>
+              </Box>
+            </>
           ) : (
             <Typography variant="body2" color="text.secondary">
               {p.abstract ? p.key_insight : 'No abstract was retrieved for this work.'}

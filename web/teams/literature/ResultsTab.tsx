@@ -86,6 +86,11 @@ export function ResultsTab({ report, papers, verification, snapshot }: ResultsTa
             color={verification.claimsFlagged.length ? 'warning' : 'default'}
             label={`${verification.claimsFlagged.length} of ${verification.claimsChecked} claims flagged`}
           />
+          <Chip
+            size="small"
+            color={verification.figuresUnverified.length ? 'warning' : 'default'}
+            label={`${verification.figuresUnverified.length} of ${verification.figuresChecked} figures unverified`}
+          />
         </Stack>
       )}
       {report ? (

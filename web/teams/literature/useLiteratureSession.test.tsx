@@ -313,7 +313,11 @@ describe('useLiteratureSession fallbacks and errors', () => {
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
     });
-    expect(t.hook.result.current.error).toBe('Error starting LiteratureTeam: Queue is down');
+    // The researcher reads words, never the team's internal name.
+    expect(t.hook.result.current.error).toBe(
+      'The literature review could not start: Queue is down',
+    );
+    expect(t.hook.result.current.error).not.toMatch(/Error starting [A-Z][a-z]+Team/);
     await act(async () => {
       await t.hook.result.current.start({ researchQuestion: 'Why?' });
     });

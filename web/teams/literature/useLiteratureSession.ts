@@ -46,6 +46,11 @@ const SAMPLE: LiteratureOutputs = {
   documents: null,
 };
 
+/** How a refused start reads on this screen. */
+export function literatureStartErrorText(message: string): string {
+  return `The literature review could not start: ${message}`;
+}
+
 export interface UseLiteratureSessionOptions {
   /** The session calls' HTTP (default: the app's client with the 429 retries; tests: a fake). */
   http?: SessionHttp;
@@ -82,7 +87,8 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
   const showSample = useCallback(() => setSample(true), []);
   const session = useTeamSession<StartLiteratureRequest>({
     teamId: LITERATURE_TEAM_ID,
-    teamLabel: 'LiteratureTeam',
+    // Words a researcher reads, not the team's internal name.
+    startErrorText: literatureStartErrorText,
     endpoints: literatureEndpoints,
     http,
     socket: options.socket,
