@@ -8,6 +8,7 @@ import {
 import { provenanceReplySchema } from '../../../common/provenance';
 import { checkedApi, refreshTokens, unwrap } from '../client';
 import { getAuth } from '../session';
+import { projectKeys } from './projects';
 import { queryString } from './query-string';
 
 /** GET /api/documents query as the screens send it (common documentListQuerySchema). */
@@ -135,6 +136,27 @@ export function useDeleteDocument() {
     onSuccess: (id) => {
       queryClient.removeQueries({ queryKey: documentKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+    },
+  });
+}
+
+/**
+ * PUT /api/documents/:id with `projectId`: moves a document into a project, or out of every
+ * project (null). The document lists and the research records it left or joined are stale after.
+ */
+export function useMoveDocument() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, projectId }: { id: string; projectId: string | null }) =>
+      unwrap(
+        checkedApi.put(documentReplySchema, `/api/documents/${encodeURIComponent(id)}`, {
+          projectId,
+        }),
+      ),
+    onSuccess: (_, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: documentKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: [...projectKeys.all, 'record'] });
     },
   });
 }

@@ -29,6 +29,7 @@ import { useSessionUser } from '../../api/session';
 import { useDeleteDocument, useDocuments } from '../../api/queries/documents';
 import { DocumentsTable } from './documentation/DocumentsTable';
 import { DocumentViewer } from './documentation/DocumentViewer';
+import { MoveToProjectDialog } from './documentation/MoveToProjectDialog';
 import { UploadDocumentDialog } from './documentation/UploadDocumentDialog';
 import { downloadDocument, fileNameOf } from './documentation/download';
 import {
@@ -63,6 +64,7 @@ export default function DocumentationPage() {
   const [page, setPage] = useState(1);
   const [uploading, setUploading] = useState(false);
   const [toDelete, setToDelete] = useState<DocumentSummary | undefined>();
+  const [toMove, setToMove] = useState<DocumentSummary | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [downloadError, setDownloadError] = useState<string | undefined>();
   const remove = useDeleteDocument();
@@ -239,6 +241,7 @@ export default function DocumentationPage() {
               documents={rows}
               onOpen={(d) => setParam('doc', d.id)}
               onDownload={(d) => download(d.id, fileNameOf(d))}
+              onMove={setToMove}
               onDelete={setToDelete}
             />
           </Paper>
@@ -264,6 +267,11 @@ export default function DocumentationPage() {
           setNotice(`"${name}" uploaded`);
           setParam('doc', id);
         }}
+      />
+      <MoveToProjectDialog
+        document={toMove}
+        onClose={() => setToMove(undefined)}
+        onMoved={setNotice}
       />
       <ConfirmDialog
         open={toDelete !== undefined}

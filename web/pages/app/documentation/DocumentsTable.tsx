@@ -16,6 +16,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
+import DriveFileMoveOutlinedIcon from '@mui/icons-material/DriveFileMoveOutlined';
 import { DOCUMENT_CATEGORY_LABELS, type DocumentSummary } from '../../../../common/documents';
 import { formatBytes, formatDate } from '../shared/format';
 
@@ -38,16 +39,19 @@ function Checks({ d }: { d: DocumentSummary }) {
   );
 }
 
-/** The documents list: name opens the viewer; download and delete per row. */
+/** The documents list: name opens the viewer; download, move to a project and delete per row. */
 export function DocumentsTable({
   documents,
   onOpen,
   onDownload,
+  onMove,
   onDelete,
 }: {
   documents: DocumentSummary[];
   onOpen: (d: DocumentSummary) => void;
   onDownload: (d: DocumentSummary) => void;
+  /** Into or out of a project (offered where the user may edit the document). */
+  onMove?: (d: DocumentSummary) => void;
   onDelete: (d: DocumentSummary) => void;
 }) {
   const theme = useTheme();
@@ -60,6 +64,17 @@ export function DocumentsTable({
           <DownloadIcon fontSize="small" />
         </IconButton>
       </Tooltip>
+      {d.canEdit && onMove && (
+        <Tooltip title="Move to project">
+          <IconButton
+            size="small"
+            aria-label={`Move ${d.name} to a project`}
+            onClick={() => onMove(d)}
+          >
+            <DriveFileMoveOutlinedIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
       {d.canEdit && (
         <Tooltip title="Delete">
           <IconButton size="small" aria-label={`Delete ${d.name}`} onClick={() => onDelete(d)}>
