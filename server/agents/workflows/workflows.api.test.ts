@@ -5,7 +5,11 @@ import {
   workflowReplySchema,
   type Workflow,
 } from '../../../common/workflows';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { bearer, createTestApp, createUser, type TestApp } from '../../../test/app';
+import { buildApp } from '../../app';
+import { createContext } from '../../bootstrap';
 import { sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
 
@@ -225,6 +229,59 @@ describe('running a workflow', () => {
     // It stays cancelled: the session's error does not turn it into an error.
     await new Promise((r) => setTimeout(r, 200));
     expect((await read(owner.accessToken, w.id)).status).toBe('cancelled');
+  });
+});
+
+/** A second web process on the same database (no worker), running the test team too. */
+async function secondProcess() {
+  const ctx = await createContext(t.ctx.config, {
+    worker: false,
+    database: t.ctx.database,
+    log: pino({ level: 'silent' }) as FastifyBaseLogger,
+    extraTeams: [runtimeTestTeam],
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await ctx.agents.stop();
+    },
+  };
+}
+
+describe('several processes', () => {
+  it('with a second process following workflows, each step still starts exactly one session', async () => {
+    const sibling = await secondProcess();
+    try {
+      const w = await create(owner.accessToken, [testStep('first'), testStep('second')]);
+      await call(owner.accessToken, 'POST', `/api/workflows/${w.id}/start`);
+      const c = sessionClient(t.app, owner.accessToken);
+      for (const index of [0, 1]) {
+        const waiting = await waitWorkflow(owner.accessToken, w.id, waitingAtStep(index));
+        const sessionId = waiting.steps[index]!.sessionId!;
+        await c.waitFor(sessionId, waitingAt(1));
+        // Answered through the other process: both hear the session's events.
+        const other = sessionClient(sibling.app, owner.accessToken);
+        expect((await other.feedback(sessionId, 'Approved')).statusCode).toBe(200);
+        await c.waitFor(sessionId, waitingAt(2));
+        expect((await other.feedback(sessionId, 'Approved')).statusCode).toBe(200);
+      }
+      const done = await waitWorkflow(owner.accessToken, w.id, (x) => x.status === 'completed');
+      const ids = done.steps.map((s) => s.sessionId);
+      const list = await t.app.inject({
+        method: 'GET',
+        url: `/api/agents/sessions?projectId=${projectId}&limit=100`,
+        headers: bearer(owner.accessToken),
+      });
+      const topics = (
+        list.json() as { sessions: Array<{ sessionId: string; input: { topic?: string } }> }
+      ).sessions.filter((s) => s.input.topic === 'first' || s.input.topic === 'second');
+      expect(topics.map((s) => s.sessionId).sort()).toEqual([...ids].sort());
+    } finally {
+      await sibling.close();
+    }
   });
 });
 
