@@ -24,8 +24,8 @@
  * An error is any reply of 500 or more, any other reply the call does not expect, a failed
  * connection, or a session that ends in error. Every `--sample-seconds` a line gives the
  * server's resident memory (its process and children), requests, errors, sessions finished and
- * request latency (p50/p95) since the last line; the end gives the totals and the memory's slope
- * over the second half of the run.
+ * request latency (p50/p95) since the last line; the end gives the totals and the memory's
+ * least-squares slope after the first minute and over the second half of the run.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -415,12 +415,18 @@ async function main(): Promise<void> {
     await sample();
     for (const ws of sockets) ws.close();
 
-    const half = samples.filter((s) => s.minute >= MINUTES / 2);
-    const slope =
-      half.length >= 2
-        ? (half[half.length - 1]!.rssMb - half[0]!.rssMb) /
-          (half[half.length - 1]!.minute - half[0]!.minute)
-        : NaN;
+    // Least-squares slopes of resident memory: after the first minute (start-up and warm-up
+    // left out) and over the second half.
+    const slopeOf = (points: typeof samples) => {
+      if (points.length < 3) return NaN;
+      const mx = points.reduce((a, p) => a + p.minute, 0) / points.length;
+      const my = points.reduce((a, p) => a + p.rssMb, 0) / points.length;
+      const sxy = points.reduce((a, p) => a + (p.minute - mx) * (p.rssMb - my), 0);
+      const sxx = points.reduce((a, p) => a + (p.minute - mx) ** 2, 0);
+      return sxy / sxx;
+    };
+    const warm = slopeOf(samples.filter((s) => s.minute >= 1));
+    const slope = slopeOf(samples.filter((s) => s.minute >= MINUTES / 2));
     const rss = samples.map((s) => s.rssMb);
     console.log('\nsummary');
     console.log(`  requests ${stats.total.requests}, errors ${stats.total.errors}`);
@@ -430,7 +436,8 @@ async function main(): Promise<void> {
     console.log(`  WebSocket messages ${stats.total.wsMessages}`);
     console.log(
       `  server RSS: first ${rss[0]!.toFixed(0)} MB, last ${rss[rss.length - 1]!.toFixed(0)} MB, ` +
-        `max ${Math.max(...rss).toFixed(0)} MB; slope over the second half ${slope.toFixed(1)} MB/min`,
+        `max ${Math.max(...rss).toFixed(0)} MB; slope after the first minute ${warm.toFixed(1)} ` +
+        `MB/min, over the second half ${slope.toFixed(1)} MB/min`,
     );
     if (stats.errorSamples.length > 0) {
       console.log('  first errors:');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfBomb } from '../../test/fixtures/hostile-files';
 import { makePdf } from '../../test/fixtures/literature-sources/pdf';
 import {
   startLiteratureFixtures,
@@ -247,6 +248,17 @@ describe('PDF library import', () => {
     expect(abstractFromText(pdf.text)).toBe(
       'Model-based forecasts have garnered increasing influence on decisions. We show how a forecast can be a trap for decision makers.',
     );
+  });
+
+  it('reports a PDF whose streams inflate past the limit, and imports the other files', async () => {
+    const bomb = pdfBomb({ streams: 20, inflatedEach: 16 * 1024 * 1024 });
+    const imported = await importLibrary([
+      { name: 'bomb.pdf', bytes: bomb },
+      { name: 'paper.pdf', bytes: paper },
+    ]);
+    expect(imported.files[0]).toMatchObject({ name: 'bomb.pdf', works: 0 });
+    expect(imported.files[0]!.error).toMatch(/unpacks to more than the limit of 256 MB/);
+    expect(imported.files[1]).toMatchObject({ name: 'paper.pdf', works: 1 });
   });
 
   it('matches metadata by DOI, else by title, else keeps the PDF as it is', async () => {

@@ -1,4 +1,4 @@
-import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { createPdfTextProcess, type PdfTextProcess } from '../platform/pdf-text';
 import { importReferenceFile, type SkippedEntry } from './bibliography';
 import type { CrossrefClient } from './crossref';
 import { queryTerms, textMatch } from './merge';
@@ -56,31 +56,26 @@ export interface PdfContent {
   doi?: string;
 }
 
+/**
+ * The PDF reader of library imports: pdf.js in a child process under an address-space limit,
+ * with caps on inflated streams, pages, text and time (server/platform/pdf-text.ts), shared by
+ * the process and started on first use. A file past a limit is refused with a message naming it.
+ */
+let pdfReader: PdfTextProcess | undefined;
+
 /** Text, Info title/author and the first DOI printed in the first pages. */
 export async function readPdf(bytes: Uint8Array): Promise<PdfContent> {
-  // pdf.js takes ownership of the buffer it is given: hand it a copy.
-  const doc = await getDocumentProxy(new Uint8Array(bytes));
-  try {
-    const [{ text, totalPages }, meta] = await Promise.all([
-      extractText(doc, { mergePages: false }),
-      getMeta(doc).catch(() => ({ info: {} as Record<string, unknown> })),
-    ]);
-    const info = meta.info as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    const head = text.slice(0, 2).join('\n');
-    const doi = normaliseDoi(str(info.doi) ?? /\b10\.\d{4,9}\/[^\s"<>]+/.exec(head)?.[0]);
-    const result: PdfContent = { text: text.join('\n\n'), pages: totalPages };
-    const title = str(info.Title);
-    // Word processors write their file names as titles ("Microsoft Word - draft3.docx").
-    if (title && !/^(microsoft word|untitled)|\.(docx?|tex|pdf)$/i.test(title))
-      result.title = title;
-    const author = str(info.Author);
-    if (author) result.author = author;
-    if (doi) result.doi = doi;
-    return result;
-  } finally {
-    await doc.destroy();
-  }
+  pdfReader ??= createPdfTextProcess();
+  const { pages, info } = await pdfReader.extract(bytes);
+  const head = pages.slice(0, 2).join('\n');
+  const doi = normaliseDoi(info.doi ?? /\b10\.\d{4,9}\/[^\s"<>]+/.exec(head)?.[0]);
+  const result: PdfContent = { text: pages.join('\n\n'), pages: pages.length };
+  const title = info.title;
+  // Word processors write their file names as titles ("Microsoft Word - draft3.docx").
+  if (title && !/^(microsoft word|untitled)|\.(docx?|tex|pdf)$/i.test(title)) result.title = title;
+  if (info.author) result.author = info.author;
+  if (doi) result.doi = doi;
+  return result;
 }
 
 /** The abstract paragraph of a paper's text, when it has one. */
