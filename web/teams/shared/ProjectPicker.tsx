@@ -71,7 +71,7 @@ export function ProjectPicker() {
       <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
         {note}{' '}
         {chosen && (
-          <Link component={RouterLink} to={`/app/projects/${chosen.id}`} underline="hover">
+          <Link component={RouterLink} to={`/app/projects/${chosen.id}`} underline="always">
             Open the project
           </Link>
         )}
