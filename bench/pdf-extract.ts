@@ -1,9 +1,10 @@
 /**
- * PDF text extraction for document uploads (server/modules/documents/pdf.ts): time per file for
- * a cold worker (first upload after idle) and a warm one, for generated papers of 1, 20 and 200
- * pages, and the longest stall of the main thread's event loop meanwhile (what other requests
- * would wait; the extraction runs in a worker thread, so it stays small), against the same
- * extraction on the main thread for comparison.
+ * PDF text extraction for document uploads (server/modules/documents/pdf.ts, reading in the child
+ * process of server/platform/pdf-text.ts): time per file for a cold process (first upload after
+ * idle) and a warm one, for generated papers of 1, 20 and 200 pages, and the longest stall of the
+ * main thread's event loop meanwhile (what other requests would wait; the extraction runs in
+ * another process, so it stays small), against the same extraction on the main thread for
+ * comparison.
  *
  *   npx tsx bench/pdf-extract.ts
  */
