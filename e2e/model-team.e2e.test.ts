@@ -15,7 +15,10 @@ import { approvedUser, expectAxeClean, openPage, type Session } from './web-page
  * through the three checkpoints (the adapted framework, the equations rendered with KaTeX and
  * the engine's checks, the calibration tables and charts), feedback at checkpoint 3 that sets a
  * parameter and re-computes the results, completion with the saved documents, the Markdown
- * download, and an RBC session whose target moments come from a catalog dataset.
+ * download, and an RBC session whose target moments come from a catalog dataset. Text the model
+ * wrote is marked as such; each parameter says where its value came from. A custom model is
+ * imported from Dynare's example1.mod through the file picker, and a file the engine refuses is
+ * answered with its line.
  */
 
 const USER = {
@@ -103,6 +106,9 @@ describe('Model Team screen', () => {
     await page.getByRole('tab', { name: 'Theory', selected: true }).waitFor();
     await page.getByText('A cost channel makes the nominal rate').waitFor();
     await page.getByText('Adapted by the language model').waitFor();
+    // the framework the model wrote is marked as written by the model, not checked
+    const written = page.getByRole('region', { name: 'Framework written by the model' });
+    await written.getByText('Written by the model, not checked').waitFor();
     await page.getByRole('button', { name: 'Approve & Continue' }).click();
 
     // Checkpoint 2: the equations in KaTeX and what the engine checked
@@ -126,6 +132,7 @@ describe('Model Team screen', () => {
       .filter({ has: page.getByText('theta', { exact: true }) });
     // The library's NK takes theta = 3/4 from Galí (2015).
     expect(await thetaRow.textContent()).toContain('0.75');
+    expect(await thetaRow.textContent()).toContain('Library value');
     // charts draw after they measure their box: wait for them rather than count at once
     await page.locator('figure svg').nth(2).waitFor();
     await page.getByRole('figure', { name: /Response to a monetary policy innovation/ }).waitFor();
@@ -139,6 +146,9 @@ describe('Model Team screen', () => {
     await page.getByText('your value').waitFor({ timeout: 90_000 });
     await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
     expect(await thetaRow.textContent()).toContain('0.8');
+    // the researcher's own words, not the library's justification of 3/4
+    expect(await thetaRow.textContent()).toContain('Set by the researcher: theta = 0.8');
+    expect(await thetaRow.textContent()).not.toContain('Galí');
     await page.getByRole('tab', { name: 'Logs' }).click();
     await page.getByText('Feedback sets theta = 0.8').waitFor();
     await page.getByRole('tab', { name: 'Calibration' }).click();
@@ -284,4 +294,54 @@ describe('Model Team screen', () => {
     }
     await page.context().close();
   }, 900_000);
+
+  it('imports a Dynare .mod file as a custom model, and names the line of a file it refuses', async () => {
+    const page = await open();
+    await page.getByRole('combobox', { name: 'Model type' }).click();
+    await page.getByRole('option', { name: 'Custom (.mod file)' }).click();
+    // nothing chosen: the screen asks for the file before it calls the server
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    await page.getByText('Choose or paste a Dynare .mod file').waitFor();
+    // a file the engine refuses: the server's answer names the line and the construct
+    await page
+      .getByLabel('Dynare .mod file', { exact: true })
+      .fill(
+        'var y;\nvarexo e;\nparameters rho;\nrho = 0.9;\nmodel;\ny = rho*y(-1) + e;\nend;\nestimated_params; rho, 0.5, 0, 1; end;\nstoch_simul;',
+      );
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    await page
+      .getByText(/Line 8: .*estimated_params/)
+      .first()
+      .waitFor();
+    await expectAxeClean(page, 'model team custom model');
+
+    await page
+      .getByLabel('Dynare .mod file to import')
+      .setInputFiles(
+        path.join(import.meta.dirname, '../server/engines/models/testdata/example1.mod'),
+      );
+    await page.getByText('example1.mod', { exact: true }).waitFor();
+    expect(await page.getByLabel('Dynare .mod file', { exact: true }).inputValue()).toContain(
+      'var y, c, k, a, h, b;',
+    );
+    await page.getByRole('button', { name: 'Develop Model' }).click();
+    await checkpoint(page, 'Checkpoint 1: Theoretical Framework Review');
+    await page.getByText('Summary of your .mod file').waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await checkpoint(page, 'Checkpoint 2: Mathematical Model Review');
+    await page.getByText('Your .mod file, checked by the engine').waitFor();
+    await page.getByRole('heading', { name: 'Import of example1.mod' }).waitFor();
+    await page.getByText('Nothing: the file has no statement after stoch_simul.').waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await checkpoint(page, 'Checkpoint 3: Calibration Results Review');
+    const alpha = page
+      .getByRole('table', { name: 'Calibrated parameters' })
+      .getByRole('row')
+      .filter({ has: page.getByText('alpha', { exact: true }) });
+    expect(await alpha.textContent()).toContain("From the researcher's .mod file");
+    await page.getByRole('figure', { name: /Response to a .* \(e\)/ }).waitFor();
+    await page.getByRole('button', { name: 'Reset' }).first().click();
+    await page.getByRole('status', { name: 'Status: Idle' }).waitFor();
+    await page.context().close();
+  }, 240_000);
 });

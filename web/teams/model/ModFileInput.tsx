@@ -62,7 +62,7 @@ export function ModFileInput({
   };
   const problem = readError ?? error;
   return (
-    <Box sx={{ mt: 2 }} role="group" aria-label="Dynare .mod file">
+    <Box sx={{ mt: 2 }} role="group" aria-label="Custom model file">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
         <Button
           variant="outlined"
