@@ -111,6 +111,37 @@ export function isReviewSuccess(score: number): boolean {
   return score >= REVIEW_SUCCESS_SCORE;
 }
 
+/** Correctness under this keeps the review from showing as good, whatever the overall score. */
+export const REVIEW_CORRECTNESS_FLOOR = 5;
+
+export const REVIEW_SIGNAL_RULE =
+  `The review shows as good only when the overall score is ${REVIEW_SUCCESS_SCORE} or more, ` +
+  `correctness is at least ${REVIEW_CORRECTNESS_FLOOR} and no high-severity finding is open.`;
+
+/**
+ * Whether a review may show as good: an overall score of 7 and up is not enough when the code
+ * is found incorrect (correctness under 5) or a high-severity finding stands; `reasons` say
+ * which rule held it back.
+ */
+export function reviewSignal(
+  review: Pick<ReviewResult, 'overall_score' | 'criteria' | 'findings'>,
+): { good: boolean; reasons: string[] } {
+  const reasons: string[] = [];
+  const score = review.overall_score;
+  if (score !== null && !isReviewSuccess(score)) {
+    reasons.push(`the overall score is under ${REVIEW_SUCCESS_SCORE}`);
+  }
+  const correctness = review.criteria?.correctness;
+  if (correctness !== undefined && correctness < REVIEW_CORRECTNESS_FLOOR) {
+    reasons.push(`correctness is ${correctness}, under ${REVIEW_CORRECTNESS_FLOOR}`);
+  }
+  const high = review.findings.filter((f) => f.severity === 'high').length;
+  if (high > 0) {
+    reasons.push(`${high} high-severity finding${high === 1 ? ' is' : 's are'} open`);
+  }
+  return { good: score !== null && reasons.length === 0, reasons };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Session: input, configuration, phase results
 // ---------------------------------------------------------------------------------------------
@@ -142,6 +173,43 @@ export const workingFileSchema = z.object({
   name: z.string().max(300),
 });
 export type WorkingFile = z.infer<typeof workingFileSchema>;
+
+/** Files a session or a run may be given, and their size, each and together (bytes). */
+export const WORKING_FILES_MAX = 10;
+export const WORKING_FILE_MAX_BYTES = 16 * 1024 * 1024;
+export const WORKING_FILES_TOTAL_MAX_BYTES = 32 * 1024 * 1024;
+/** The folder of the program's working directory that holds them. */
+export const WORKING_FILES_DIR = 'data';
+
+/** A project file asked for by a request: the server reads its name and content. */
+export const workingFileRefSchema = z.object({
+  kind: z.enum(['dataset', 'document'], {
+    message: "workingFiles kind must be 'dataset' or 'document'",
+  }),
+  id: z.uuid({ message: 'workingFiles id must be a UUID' }),
+});
+export type WorkingFileRef = z.infer<typeof workingFileRefSchema>;
+
+const workingFileRefsField = z
+  .array(workingFileRefSchema)
+  .max(WORKING_FILES_MAX, `at most ${WORKING_FILES_MAX} workingFiles`);
+
+/** A file as it was placed in the working directory (what the program and the log were told). */
+export const placedFileSchema = z.object({
+  kind: z.enum(['dataset', 'document']),
+  id: z.string(),
+  /** Its name in the project. */
+  name: z.string(),
+  /** Where the program finds it, relative to its working directory ('data/gdp.csv'). */
+  path: z.string(),
+  bytes: z.number().int(),
+  sha256: z.string(),
+  /** A dataset's columns (empty for a document). */
+  columns: z.array(z.string()),
+  /** A dataset's rows (null for a document). */
+  rows: z.number().int().nullable(),
+});
+export type PlacedFile = z.infer<typeof placedFileSchema>;
 
 export const codeInputSchema = z.object({
   requirements: requirementsField,
@@ -181,6 +249,21 @@ export const repairAttemptSchema = z.object({
 });
 export type RepairAttempt = z.infer<typeof repairAttemptSchema>;
 
+const REPAIR_CHANGES: Record<RepairAttempt['changed'], string> = {
+  code: 'the model changed the code',
+  tests: 'the model changed the tests',
+  both: 'the model changed the code and the tests',
+  none: 'the model changed nothing',
+};
+
+/** One repair in words: 'Attempt 1: the model changed the code, fixed'. */
+export function repairAttemptText(
+  r: Pick<RepairAttempt, 'attempt' | 'changed' | 'outcome'>,
+): string {
+  const outcome = r.outcome === 'fixed' ? 'fixed' : 'still failing';
+  return `Attempt ${r.attempt}: ${REPAIR_CHANGES[r.changed]}, ${outcome}`;
+}
+
 /** Phase 1, Code Generation. */
 export const generationResultSchema = z.object({
   main_code: z.string(),
@@ -192,6 +275,8 @@ export const generationResultSchema = z.object({
   /** The code's run in the sandbox (after the repairs); null when it could not run. */
   execution: executionSummarySchema.nullable(),
   repairs: z.array(repairAttemptSchema),
+  /** The project files placed, read-only, in the working directory of every run. */
+  working_files: z.array(placedFileSchema).default([]),
 });
 export type GenerationResult = z.infer<typeof generationResultSchema>;
 
@@ -222,15 +307,38 @@ export const optimizationResultSchema = z.object({
   changes: z.array(z.string()),
   execution: executionSummarySchema.nullable(),
   repairs: z.array(repairAttemptSchema),
+  /** Why no optimized code came of a comprehensive run (the model gave none), else null. */
+  note: z.string().nullable().default(null),
 });
 export type OptimizationResult = z.infer<typeof optimizationResultSchema>;
 
+/**
+ * How a test run ended, in the runner's terms: every test passed, some failed, the tests or the
+ * code raised errors, the runner found no tests, a limit stopped it, the runtime or the sandbox is
+ * missing, or no tests were written.
+ */
+export const TEST_OUTCOMES = [
+  'passed',
+  'failures',
+  'errors',
+  'no_tests',
+  'time_limit',
+  'limit',
+  'runtime_missing',
+  'sandbox_unavailable',
+  'not_written',
+] as const;
+export type TestOutcome = (typeof TEST_OUTCOMES)[number];
+
 export const testRunSchema = z.object({
   status: z.enum(['passed', 'failed', 'not_run']),
+  /** How it ended (absent in results stored before it was recorded). */
+  outcome: z.enum(TEST_OUTCOMES).optional(),
   /** Counts as the test runner reported them (null when it reports none). */
   passed: z.number().int().nullable(),
   failed: z.number().int().nullable(),
   output: z.string(),
+  /** What went wrong, in words (the runner's exit status explained), null when it passed. */
   error: z.string().nullable(),
   exitCode: z.number().int().nullable(),
   durationMs: z.number().nullable(),
@@ -245,6 +353,11 @@ export const testResultSchema = z.object({
   /** The code the tests ran against (optimized, generated, or as repaired here). */
   code_under_test: z.string(),
   code_source: z.enum(['optimized', 'generated', 'repaired']),
+  /**
+   * The code under test run on its own, as the package's program (null in results stored before
+   * it was recorded, or when it could not run).
+   */
+  code_run: executionSummarySchema.nullable().default(null),
   run: testRunSchema,
   repairs: z.array(repairAttemptSchema),
   /** Packages the code imports, read from the code (not the model's list). */
@@ -268,6 +381,43 @@ export type CodePhaseKey = (typeof codePhases.keys)[number];
 export type CodeResults = PhaseResultsOf<typeof codePhases>;
 /** The status reply's phase once the session has completed: one past the last phase. */
 export const CODE_COMPLETED_PHASE = codePhases.rows.length + 1;
+
+/**
+ * Whether the package reproduces: its own tests ran in the sandbox and passed, and its program
+ * ran without error on its own. `problems` says what failed otherwise, in words; the package is
+ * marked reproducible only when there is none.
+ */
+export function packageReproducibility(
+  r: Pick<CodeResults, 'generation' | 'optimization' | 'tests'>,
+): { reproducible: boolean; problems: string[] } {
+  const problems: string[] = [];
+  const t = r.tests;
+  if (!t) {
+    problems.push('No tests were written: the session ended before Test Development.');
+    return { reproducible: false, problems };
+  }
+  const file = t.code_file;
+  if (t.run.status === 'failed') {
+    problems.push(`The package's tests failed in the sandbox: ${t.run.error ?? 'they failed'}`);
+  } else if (t.run.status === 'not_run') {
+    problems.push(`The package's tests were not run: ${t.run.error ?? 'nothing could run'}`);
+  }
+  // Results stored before the program's own run was recorded: the run of the same code, if any.
+  const own =
+    t.code_run ??
+    (t.code_source === 'generated'
+      ? (r.generation?.execution ?? null)
+      : t.code_source === 'optimized'
+        ? (r.optimization?.execution ?? null)
+        : null);
+  if (!own) problems.push(`The program ${file} was not run on its own.`);
+  else if (own.kind === 'unavailable') {
+    problems.push(`The program ${file} could not run: ${own.error ?? 'its runtime is missing'}`);
+  } else if (!own.ok) {
+    problems.push(`The program ${file} failed when run: ${own.error ?? 'it failed'}`);
+  }
+  return { reproducible: problems.length === 0, problems };
+}
 
 export const codeFinalOutputsSchema = z.object({
   language: codeLanguageSchema,
@@ -294,6 +444,12 @@ export const developRequestSchema = z.object({
   frameworks: frameworksField.optional(),
   workflowMode: workflowModeSchema.optional(),
   projectId: z.uuid({ message: 'projectId must be a UUID' }).optional(),
+  /**
+   * Project datasets (as CSV) and documents (a Model team .mod file, a parameter table) placed
+   * read-only in the program's working directory under data/; the caller must be able to read
+   * each (404 otherwise).
+   */
+  workingFiles: workingFileRefsField.optional(),
 });
 export type DevelopRequest = z.input<typeof developRequestSchema>;
 
@@ -328,6 +484,8 @@ export const executeCodeRequestSchema = z.object({
     .max(CODE_MAX_CHARS, `code must be at most ${CODE_MAX_CHARS} characters`),
   language: codeLanguageSchema,
   sessionId: z.uuid({ message: 'sessionId must be a UUID' }).optional(),
+  /** Files for data/; without them a run for a session gets the session's files. */
+  workingFiles: workingFileRefsField.optional(),
 });
 export type ExecuteCodeRequest = z.infer<typeof executeCodeRequestSchema>;
 
@@ -351,8 +509,23 @@ export const executeCodeReplySchema = z.object({
   durationMs: z.number(),
   /** The time limit it ran under (the user's setting, capped by the server). */
   timeLimitSeconds: z.number().int(),
+  /** The project files it found in data/. */
+  workingFiles: z.array(placedFileSchema).default([]),
 });
 export type ExecuteCodeReply = z.infer<typeof executeCodeReplySchema>;
+
+/**
+ * POST /export/{id}: the package with the editor's code as it is now (what the researcher last
+ * edited), beside the last run the editor made for the session; GET /export/{id} packages the
+ * session's own code.
+ */
+export const exportRequestSchema = z.object({
+  code: z
+    .string()
+    .max(CODE_MAX_CHARS, `code must be at most ${CODE_MAX_CHARS} characters`)
+    .optional(),
+});
+export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
 /** GET /export/{id}?format=zip */
 export const exportQuerySchema = z.object({
@@ -371,3 +544,39 @@ export type ExportReply = z.infer<typeof exportReplySchema>;
 export function packageFileName(language: CodeLanguage, date = new Date()): string {
   return `code-package-${language}-${date.toISOString().slice(0, 10)}.zip`;
 }
+
+/** GET /runtimes: whether code can run here at all, and each language's runtime. */
+export const codeRuntimeSchema = z.object({
+  language: codeLanguageSchema,
+  label: z.string(),
+  available: z.boolean(),
+  /** What is missing and which package provides it, when not available. */
+  message: z.string().optional(),
+});
+export type CodeRuntime = z.infer<typeof codeRuntimeSchema>;
+export const codeRuntimesReplySchema = z.object({
+  success: z.literal(true),
+  sandbox: z.object({ available: z.boolean(), message: z.string().optional() }),
+  runtimes: z.array(codeRuntimeSchema),
+});
+export type CodeRuntimesReply = z.infer<typeof codeRuntimesReplySchema>;
+
+/** GET /working-files?projectId=: the project's files a program may be given. */
+export const workingFilesQuerySchema = z.object({
+  projectId: z.uuid({ message: 'projectId must be a UUID' }),
+});
+export const workingFileCandidateSchema = z.object({
+  kind: z.enum(['dataset', 'document']),
+  id: z.string(),
+  name: z.string(),
+  /** What it is, in a few words ('Dataset: 3 columns, 120 rows', 'Dynare model file'). */
+  detail: z.string(),
+  /** A model file or parameter table of the Model team. */
+  modelFile: z.boolean(),
+});
+export type WorkingFileCandidate = z.infer<typeof workingFileCandidateSchema>;
+export const workingFilesReplySchema = z.object({
+  success: z.literal(true),
+  files: z.array(workingFileCandidateSchema),
+});
+export type WorkingFilesReply = z.infer<typeof workingFilesReplySchema>;

@@ -17,11 +17,12 @@ import { numberLines } from './code-text';
 
 export const SYSTEM = [
   'You are a research software engineer on a team writing code for economists.',
-  'Your code is run at once in a sandbox: no network, no input files, no interactive input,',
-  'a private working directory, and only the packages of a standard Debian installation.',
-  'Write complete, runnable code; when the task needs data, simulate example data with a fixed',
-  'random seed. Save any figure as a PNG file in the working directory. Answer in the JSON shape',
-  'asked, with code as plain text (no Markdown fences).',
+  'Your code is run at once in a sandbox: no network, no interactive input, a private working',
+  'directory, and only the packages of a standard Debian installation. The only input files are',
+  'those the task lists (read-only, under data/). Write complete, runnable code; when the task',
+  'needs data and lists no data file, simulate example data with a fixed random seed. Save any',
+  'figure as a PNG file in the working directory. Do not cite papers or other references. Answer',
+  'in the JSON shape asked, with code as plain text (no Markdown fences).',
 ].join(' ');
 
 const RUNTIME_NOTES: Record<CodeLanguage, string> = {
@@ -63,12 +64,19 @@ const TEST_STYLE: Record<CodeLanguage, string> = {
     'with @testset and @test.',
 };
 
-function configurationText(c: CodeConfiguration): string {
+/** The configuration, and the input files when there are any (they go into every prompt). */
+export interface PromptSetting extends CodeConfiguration {
+  /** What the model is told about the files in data/ (workingFilesPrompt), '' when none. */
+  files?: string;
+}
+
+function configurationText(c: PromptSetting): string {
   const frameworks = c.frameworks.length > 0 ? c.frameworks.join(', ') : 'none in particular';
   return [
     `Language: ${CODE_LANGUAGE_LABELS[c.language]} (${RUNTIME_NOTES[c.language]})`,
     `Frameworks requested: ${frameworks}`,
     `File name: ${CODE_FILES[c.language].main}`,
+    ...(c.files ? ['', c.files] : []),
   ].join('\n');
 }
 
@@ -76,12 +84,15 @@ function configurationText(c: CodeConfiguration): string {
 // Generation
 // ---------------------------------------------------------------------------------------------
 
+// The answers' shapes accept what a weak model sends (empty strings, other names for a
+// criterion or a severity): the phases decide what to keep, so nothing computed is lost to a
+// refused answer.
 export const generationAnswer = z.object({
-  code: z.string().min(1),
+  code: z.string(),
   explanation: z.string(),
 });
 
-export function generationPrompt(requirements: string, c: CodeConfiguration): string {
+export function generationPrompt(requirements: string, c: PromptSetting): string {
   return [
     'Write the program these requirements describe.',
     '',
@@ -94,7 +105,7 @@ export function generationPrompt(requirements: string, c: CodeConfiguration): st
 }
 
 export const repairAnswer = z.object({
-  code: z.string().min(1),
+  code: z.string(),
   explanation: z.string(),
 });
 
@@ -102,7 +113,7 @@ export function repairPrompt(
   what: string,
   code: string,
   failure: string,
-  c: CodeConfiguration,
+  c: PromptSetting,
 ): string {
   return [
     `The ${what} failed when run in the sandbox.`,
@@ -126,9 +137,9 @@ export const reviewAnswer = z.object({
   summary: z.string(),
   findings: z.array(
     z.object({
-      criterion: z.enum(REVIEW_CRITERIA),
-      severity: z.enum(FINDING_SEVERITIES),
-      lines: z.array(z.number().int()),
+      criterion: z.string().describe(`One of: ${REVIEW_CRITERIA.join(', ')}`),
+      severity: z.string().describe(`One of: ${FINDING_SEVERITIES.join(', ')}`),
+      lines: z.array(z.number()),
       comment: z.string(),
     }),
   ),
@@ -137,7 +148,7 @@ export const reviewAnswer = z.object({
 export function reviewPrompt(
   requirements: string,
   code: string,
-  c: CodeConfiguration,
+  c: PromptSetting,
   runReport: string,
 ): string {
   return [
@@ -162,7 +173,7 @@ export function reviewPrompt(
 // ---------------------------------------------------------------------------------------------
 
 export const optimizationAnswer = z.object({
-  optimized_code: z.string().min(1),
+  optimized_code: z.string(),
   changes: z.array(z.string()),
 });
 
@@ -170,7 +181,7 @@ export function optimizationPrompt(
   requirements: string,
   code: string,
   findings: ReviewFinding[],
-  c: CodeConfiguration,
+  c: PromptSetting,
 ): string {
   const list =
     findings.length > 0
@@ -203,9 +214,9 @@ export function optimizationPrompt(
 // Tests
 // ---------------------------------------------------------------------------------------------
 
-export const testsAnswer = z.object({ test_code: z.string().min(1) });
+export const testsAnswer = z.object({ test_code: z.string() });
 
-export function testsPrompt(requirements: string, code: string, c: CodeConfiguration): string {
+export function testsPrompt(requirements: string, code: string, c: PromptSetting): string {
   return [
     'Write tests for this code that check it meets its requirements (results, edge cases, ' +
       'invalid input where the code handles it).',
@@ -234,7 +245,7 @@ export function testsRepairPrompt(
   code: string,
   testCode: string,
   failure: string,
-  c: CodeConfiguration,
+  c: PromptSetting,
 ): string {
   return [
     'The tests failed when run in the sandbox against the code. Decide whether the code or the ' +

@@ -21,11 +21,15 @@ export interface RepairLoop<S> {
   ): Promise<{ state: S; changed: RepairAttempt['changed'] }>;
   log: PhaseLog;
   maxRepairs?: number;
+  /** The phase's signal: a cancelled session's failed repair call is not a model's failure. */
+  signal?: AbortSignal;
 }
 
 /**
  * Runs, and while the run fails in a way a change of code can fix, sends the failure to the
- * model and runs its fix, at most `maxRepairs` times. Every attempt is logged after it ran.
+ * model and runs its fix, at most `maxRepairs` times. Every attempt is logged after it ran. A
+ * repair the model could not give ends the repairs: the last run stands (what was computed is
+ * kept), and the log says why.
  */
 export async function runWithRepairs<S>(
   loop: RepairLoop<S>,
@@ -41,7 +45,16 @@ export async function runWithRepairs<S>(
       `${loop.what} failed in the sandbox (${result.error ?? 'failed'}); asking the model for ` +
         `a fix, attempt ${attempt} of ${max}`,
     );
-    const fixed = await loop.repair(state, problem, attempt);
+    let fixed: Awaited<ReturnType<RepairLoop<S>['repair']>>;
+    try {
+      fixed = await loop.repair(state, problem, attempt);
+    } catch (err) {
+      if (loop.signal?.aborted) throw err;
+      await loop.log.warn(
+        `Repair attempt ${attempt}: the model's fix could not be read (${(err as Error).message}); the last run stands`,
+      );
+      break;
+    }
     state = fixed.state;
     result = await loop.run(state);
     repairs.push({

@@ -8,10 +8,12 @@ import {
   SYSTEM,
 } from '../prompts';
 import { runWithRepairs } from '../repair';
-import { runCode, runLine, timeLimit } from '../sandbox-runs';
+import { runCode, runLine, sessionDataFiles, timeLimit } from '../sandbox-runs';
+import { workingFilesPrompt } from '../working-files';
 
 /**
- * Phase 3: the code improved along the review and run again in the sandbox. Quick mode skips it
+ * Phase 3: the code improved along the review and run again in the sandbox. A model that gives
+ * no improved code leaves the generated code as it was (the phase says so). Quick mode skips it
  * (the phase finishes at once, saying so).
  */
 export const optimizationPhase = codeDefinition.phase('optimization', {
@@ -26,32 +28,71 @@ export const optimizationPhase = codeDefinition.phase('optimization', {
     const c = ctx.configuration;
     const generated = ctx.resultOf('generation');
     const reviewed = ctx.resultOf('review');
-    const answer = await ctx.llm.generateObject(optimizationAnswer, {
-      system: SYSTEM,
-      prompt: optimizationPrompt(ctx.input.requirements, generated.main_code, reviewed.findings, c),
-      schemaName: 'optimized_code',
-    });
+    const setting = { ...c, files: workingFilesPrompt(generated.working_files) };
+    const kept = async (why: string) => {
+      const note = `${why}; the generated code is kept`;
+      await ctx.log.warn(note);
+      return {
+        skipped: false,
+        optimized_code: null,
+        changes: [],
+        execution: null,
+        repairs: [],
+        note,
+      };
+    };
+
+    let answer;
+    try {
+      answer = await ctx.llm.generateObject(optimizationAnswer, {
+        system: SYSTEM,
+        prompt: optimizationPrompt(
+          ctx.input.requirements,
+          generated.main_code,
+          reviewed.findings,
+          setting,
+        ),
+        schemaName: 'optimized_code',
+      });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      return kept(`The model's optimization could not be read (${(err as Error).message})`);
+    }
+    if (!answer.object.optimized_code.trim()) return kept('The model gave no optimized code');
     const optimized = stripFences(answer.object.optimized_code);
-    await ctx.log(`The model made ${answer.object.changes.length} change(s) to the code`);
+    const changes: string[] = [];
+    for (const change of answer.object.changes) {
+      if (!change.trim()) continue;
+      changes.push(await ctx.citations.gate(change, { where: 'the optimization changes' }));
+    }
+    await ctx.log(`The model made ${changes.length} change(s) to the code`);
     const limit = await timeLimit(ctx.workspace);
+    const { dataFiles } = await sessionDataFiles(ctx.input.workingFiles, {
+      workspace: ctx.workspace,
+      profiling: ctx.services.profiling,
+      log: ctx.log,
+    });
     const { state, result, repairs } = await runWithRepairs({
       what: 'The optimized code',
       succeeded: 'the optimized code now runs',
       initial: optimized,
       run: async (code) => {
-        const r = await runCode(ctx.services.sandbox, c, code, limit);
+        const r = await runCode(ctx.services.sandbox, c, code, limit, dataFiles);
         if (r.kind !== 'unavailable') await ctx.log(runLine('The optimized code', r));
         return r;
       },
       repair: async (code, failure) => {
         const fix = await ctx.llm.generateObject(repairAnswer, {
           system: SYSTEM,
-          prompt: repairPrompt('optimized code', code, failure, c),
+          prompt: repairPrompt('optimized code', code, failure, setting),
           schemaName: 'repaired_code',
         });
-        return { state: stripFences(fix.object.code), changed: 'code' };
+        if (!fix.object.code.trim()) return { state: code, changed: 'none' };
+        const fixed = stripFences(fix.object.code);
+        return { state: fixed, changed: fixed === code ? 'none' : 'code' };
       },
       log: ctx.log,
+      signal: ctx.signal,
     });
     if (result.kind === 'unavailable') await ctx.log.warn(runLine('The optimized code', result));
     else if (!result.ok) {
@@ -60,9 +101,10 @@ export const optimizationPhase = codeDefinition.phase('optimization', {
     return {
       skipped: false,
       optimized_code: state,
-      changes: answer.object.changes,
+      changes,
       execution: summarizeExecution(result),
       repairs,
+      note: null,
     };
   },
 });

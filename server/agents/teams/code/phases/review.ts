@@ -2,10 +2,15 @@ import { reviewScores, type ReviewFinding } from '../../../../../common/teams/co
 import { lineCount } from '../code-text';
 import { codeDefinition, phaseRow } from '../definition';
 import { reviewAnswer, reviewPrompt, SYSTEM } from '../prompts';
+import { readFindings } from '../review-findings';
+import { workingFilesPrompt } from '../working-files';
 
 /**
  * Phase 2: the model's findings on the code, with line numbers checked against it; the score is
- * computed from the findings. Quick mode skips it (the phase finishes at once, saying so).
+ * computed from the findings, and a failing run adds a finding of its own. Every comment and the
+ * summary pass the citation gate. A review the model could not give leaves the findings from
+ * running the code, so the session goes on. Quick mode skips it (the phase finishes at once,
+ * saying so).
  */
 export const reviewPhase = codeDefinition.phase('review', {
   name: phaseRow('review').name,
@@ -30,19 +35,39 @@ export const reviewPhase = codeDefinition.phase('review', {
       : exec.ok
         ? 'It finished without error.'
         : `${exec.error}\n${exec.output.slice(-1500)}`;
-    const answer = await ctx.llm.generateObject(reviewAnswer, {
-      system: SYSTEM,
-      prompt: reviewPrompt(ctx.input.requirements, code, ctx.configuration, runReport),
-      schemaName: 'code_review',
-    });
-    // Line numbers are checked against the code: a finding keeps only lines that exist.
-    const lines = lineCount(code);
-    let dropped = 0;
-    const findings: ReviewFinding[] = answer.object.findings.map((f) => {
-      const valid = [...new Set(f.lines.filter((n) => n >= 1 && n <= lines))].sort((a, b) => a - b);
-      dropped += f.lines.length - valid.length;
-      return { ...f, lines: valid, source: 'model' as const };
-    });
+    const setting = { ...ctx.configuration, files: workingFilesPrompt(generated.working_files) };
+
+    let findings: ReviewFinding[] = [];
+    let summary = '';
+    try {
+      const answer = await ctx.llm.generateObject(reviewAnswer, {
+        system: SYSTEM,
+        prompt: reviewPrompt(ctx.input.requirements, code, setting, runReport),
+        schemaName: 'code_review',
+      });
+      const read = readFindings(answer.object.findings, lineCount(code));
+      if (read.droppedLines > 0) {
+        await ctx.log(
+          `${read.droppedLines} cited line number(s) outside the code were dropped from the findings`,
+        );
+      }
+      for (const note of read.notes) await ctx.log.warn(`The review's answer: ${note}`);
+      findings = [];
+      for (const f of read.findings) {
+        findings.push({
+          ...f,
+          comment: await ctx.citations.gate(f.comment, { where: 'a review finding' }),
+        });
+      }
+      summary = await ctx.citations.gate(answer.object.summary, {
+        where: "the reviewer's summary",
+      });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      await ctx.log.warn(
+        `The model's review could not be read (${(err as Error).message}); the score counts only what running the code showed`,
+      );
+    }
     if (exec && !exec.ok && exec.kind !== 'unavailable') {
       findings.push({
         criterion: 'correctness',
@@ -54,15 +79,14 @@ export const reviewPhase = codeDefinition.phase('review', {
     }
     const scores = reviewScores(findings);
     await ctx.log(
-      `Review: ${findings.length} finding(s); score ${scores.overall} of 10 computed from them` +
-        (dropped > 0 ? ` (${dropped} cited line number(s) outside the code were dropped)` : ''),
+      `Review: ${findings.length} finding(s); score ${scores.overall} of 10 computed from them`,
     );
     return {
       skipped: false,
       overall_score: scores.overall,
       criteria: scores.criteria,
       findings,
-      summary: answer.object.summary,
+      summary,
     };
   },
 });
