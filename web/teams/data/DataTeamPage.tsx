@@ -46,7 +46,9 @@ import {
   useTeamSession,
   WorkflowAside,
 } from '../shared';
+import { CatalogDatasetPicker } from './CatalogDatasetPicker';
 import { CleaningForm } from './CleaningForm';
+import { INITIAL_MISSING_TOKENS, isDefaultTokens, MissingTokensField } from './MissingTokensField';
 import {
   activeStepOf,
   dataEndpoints,
@@ -76,8 +78,9 @@ const ANALYSIS_TYPE_OPTIONS = optionsOf(ANALYSIS_TYPES, ANALYSIS_TYPE_LABELS);
 const API_SOURCE_OPTIONS = optionsOf(API_SOURCES, (s) => API_SOURCE_INFO[s].label);
 
 /**
- * The Data Team screen: the data source (upload, public API, URL), the analysis type, Start
- * Analysis and Reset; the stepper and status; the profile checkpoint with optional cleaning; the
+ * The Data Team screen: the data source (upload, public API, URL, or a dataset already in the
+ * project or catalog), the missing-value tokens of a file, the analysis type, Start Analysis and
+ * Reset; the stepper and status; the profile checkpoint with optional cleaning; the
  * tabs Results, Data Profile, Visualizations and Console Logs; a JSON download. It follows the
  * session through the socket and a 2 s poll.
  */
@@ -97,6 +100,8 @@ export default function DataTeamPage() {
   const [apiSource, setApiSource] = useState<ApiSource>('world_bank');
   const [datasetId, setDatasetId] = useState('');
   const [url, setUrl] = useState('');
+  const [catalogDatasetId, setCatalogDatasetId] = useState('');
+  const [missingTokens, setMissingTokens] = useState<string[]>(INITIAL_MISSING_TOKENS);
   const [formError, setFormError] = useState<string>();
   const [startError, setStartError] = useState<string>();
   const [uploading, setUploading] = useState(false);
@@ -123,12 +128,22 @@ export default function DataTeamPage() {
     if (dataSource === 'upload' && !file) return setFormError(DATA_MESSAGES.noFile);
     if (dataSource === 'api' && !datasetId.trim()) return setFormError(DATA_MESSAGES.noDatasetId);
     if (dataSource === 'url' && !url.trim()) return setFormError(DATA_MESSAGES.noUrl);
+    if (dataSource === 'catalog' && !catalogDatasetId) {
+      return setFormError(DATA_MESSAGES.noCatalogDataset);
+    }
+    // The field says why: at least one token.
+    if (dataSource !== 'catalog' && missingTokens.length === 0) return;
     setFormError(undefined);
+    // The defaults need not be named; the server applies them.
+    const tokens = isDefaultTokens(missingTokens) ? {} : { missingTokens };
     if (dataSource === 'upload' && file) {
       // The upload is not a start the session hook makes: it asks and adds the project here.
       if (!(await session.confirmStart())) return;
       const form = new FormData();
-      form.append('config', JSON.stringify({ analysisType, ...(projectId ? { projectId } : {}) }));
+      form.append(
+        'config',
+        JSON.stringify({ analysisType, ...tokens, ...(projectId ? { projectId } : {}) }),
+      );
       form.append('file', file, file.name);
       setUploading(true);
       const reply = await checkedApi.upload(teamStartReplySchema, `${DATA_TEAM_BASE}/upload`, form);
@@ -146,8 +161,10 @@ export default function DataTeamPage() {
     }
     const input: DataStart =
       dataSource === 'api'
-        ? { kind: 'api', source: apiSource, datasetId: datasetId.trim(), analysisType }
-        : { kind: 'url', url: url.trim(), analysisType };
+        ? { kind: 'api', source: apiSource, datasetId: datasetId.trim(), analysisType, ...tokens }
+        : dataSource === 'catalog'
+          ? { kind: 'catalog', datasetId: catalogDatasetId, analysisType }
+          : { kind: 'url', url: url.trim(), analysisType, ...tokens };
     const started = await session.start(input);
     if (started) setTab('Console Logs');
   };
@@ -173,7 +190,7 @@ export default function DataTeamPage() {
   return (
     <TeamScreenLayout
       title="Data Team"
-      subtitle="Profiles and analyses a dataset that is uploaded, fetched from a public API, or taken from a URL."
+      subtitle="Profiles and analyses a dataset that is uploaded, fetched from a public API, taken from a URL, or already in the project or catalog."
       actions={
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <StatusChip status={session.status} paused={session.paused} />
@@ -304,6 +321,25 @@ export default function DataTeamPage() {
             helperText={
               formError ?? 'Only public http(s) addresses; the file is checked before it is read.'
             }
+            disabled={running}
+          />
+        )}
+        {dataSource === 'catalog' && (
+          <CatalogDatasetPicker
+            projectId={projectId}
+            value={catalogDatasetId}
+            onChange={(id) => {
+              setCatalogDatasetId(id);
+              setFormError(undefined);
+            }}
+            error={formError}
+            disabled={running}
+          />
+        )}
+        {dataSource !== 'catalog' && (
+          <MissingTokensField
+            value={missingTokens}
+            onChange={setMissingTokens}
             disabled={running}
           />
         )}

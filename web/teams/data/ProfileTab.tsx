@@ -10,7 +10,13 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { Alert as ProfileAlert, DatasetProfile } from '../../../common/teams/data';
+import {
+  missingTokenLabel,
+  type Alert as ProfileAlert,
+  type ColumnProfile,
+  type DatasetProfile,
+  type MissingTokenCount,
+} from '../../../common/teams/data';
 import { fmtNumber } from '../../components/formatNumber';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -47,7 +53,75 @@ export function AlertList({ alerts }: { alerts: ProfileAlert[] }) {
   );
 }
 
-/** The Data Profile tab: overview, alerts, the time index and every column's statistics. */
+const tokenText = (tokens: MissingTokenCount[]) =>
+  tokens.map((t) => `${missingTokenLabel(t.token)} ×${fmtNumber(t.count)}`).join(', ');
+
+/** Which cell texts were read as missing when the file was loaded, and where they were found. */
+export function MissingTokens({
+  profile,
+}: {
+  profile: Pick<DatasetProfile, 'missingTokens'> & {
+    columns: Pick<ColumnProfile, 'name' | 'missingTokens'>[];
+  };
+}) {
+  const recognised = profile.missingTokens?.recognised;
+  if (!recognised) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Missing-value tokens were not recorded for this dataset (it was made in the app, or stored
+        before they were recorded).
+      </Typography>
+    );
+  }
+  const found = profile.columns.filter((c) => (c.missingTokens ?? []).length > 0);
+  return (
+    <Stack spacing={1}>
+      <Typography variant="body2">
+        Read as missing when the file was loaded:{' '}
+        {recognised.map((t) => (
+          <Chip
+            key={t || 'empty'}
+            label={missingTokenLabel(t)}
+            size="small"
+            variant="outlined"
+            sx={{ mr: 0.5, fontFamily: 'monospace' }}
+          />
+        ))}
+      </Typography>
+      {found.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          None of them was found in the file.
+        </Typography>
+      ) : (
+        <Table size="small" aria-label="Missing-value tokens found">
+          <TableHead>
+            <TableRow>
+              <TableCell>Column</TableCell>
+              <TableCell>Tokens found (cells)</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {found.map((c) => (
+              <TableRow key={c.name}>
+                <TableCell component="th" scope="row">
+                  {c.name}
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>
+                  {tokenText(c.missingTokens ?? [])}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The Data Profile tab: overview, alerts, the missing-value tokens, the time index and every
+ * column's statistics.
+ */
 export function ProfileTab({ profile }: { profile: DatasetProfile | undefined }) {
   if (!profile) {
     return (
@@ -104,6 +178,12 @@ export function ProfileTab({ profile }: { profile: DatasetProfile | undefined })
           Alerts
         </Typography>
         <AlertList alerts={profile.alerts} />
+      </div>
+      <div>
+        <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+          Missing-value tokens
+        </Typography>
+        <MissingTokens profile={profile} />
       </div>
       <div>
         <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>

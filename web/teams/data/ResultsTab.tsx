@@ -1,4 +1,5 @@
-import Alert from '@mui/material/Alert';
+import { Link as RouterLink } from 'react-router';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -16,6 +17,7 @@ import {
   type SourceResult,
 } from '../../../common/teams/data';
 import { fmtNumber } from '../../components/formatNumber';
+import { OriginMark } from '../../components/OriginMark';
 import { AlertList } from './ProfileTab';
 
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
@@ -242,6 +244,42 @@ function Analysis({ analysis }: { analysis: AnalysisResult }) {
   }
 }
 
+/**
+ * The model's paragraph, marked as its writing (never styled as a computed result), or the note
+ * that says why there is none.
+ */
+function Interpretation({ result }: { result: AnalysisPhaseResult }) {
+  if (!result.interpretation) {
+    return result.interpretationNote ? (
+      <Typography variant="body2" color="text.secondary" data-testid="interpretation-note">
+        {result.interpretationNote}
+      </Typography>
+    ) : null;
+  }
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-label="Interpretation written by the model"
+      sx={{ p: 2, borderStyle: 'dashed', borderColor: 'warning.main' }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
+        <Typography variant="subtitle2" component="h3">
+          Interpretation
+        </Typography>
+        <OriginMark origin="model" />
+      </Stack>
+      <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
+        {result.interpretation}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+        A reading of the computed numbers below by the language model, not a result; references to
+        works this session did not retrieve were removed.
+      </Typography>
+    </Paper>
+  );
+}
+
 /** The Results tab: where the data came from, the computed analysis and the interpretation. */
 export function ResultsTab({
   source,
@@ -267,20 +305,18 @@ export function ResultsTab({
           <Typography variant="h6" component="h2">
             {ANALYSIS_TYPE_LABELS[result.analysisType]}
           </Typography>
-          {result.interpretation ? (
-            <Alert severity="info" icon={false}>
-              <Typography variant="subtitle2" component="p">
-                Interpretation by the language model (a reading of the computed numbers below, not a
-                result)
-              </Typography>
-              <Typography variant="body2">{result.interpretation}</Typography>
-            </Alert>
-          ) : (
-            result.interpretationNote && (
-              <Typography variant="body2" color="text.secondary">
-                {result.interpretationNote}
-              </Typography>
-            )
+          <Interpretation result={result} />
+          {result.documentId && (
+            <Typography variant="body2">
+              The profile and its data dictionary are saved as a document:{' '}
+              <Link
+                component={RouterLink}
+                to={`/app/documentation?doc=${encodeURIComponent(result.documentId)}`}
+              >
+                open it in Documentation
+              </Link>
+              .
+            </Typography>
           )}
           <Analysis analysis={result.analysis} />
         </>

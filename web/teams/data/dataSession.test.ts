@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   activeStepOf,
+  catalogDatasetsPath,
   dataEndpoints,
   downloadPayload,
   readCheckpoint,
@@ -31,6 +32,34 @@ describe('the Data screen session rules', () => {
         config: { datasetId: 'https://x.org/a.csv' },
       },
     });
+    // A catalog dataset by its id; the missing-value tokens only when chosen.
+    expect(
+      dataEndpoints.start!({ kind: 'catalog', datasetId: 'd-1', analysisType: 'descriptive' }),
+    ).toEqual({
+      path: '/api/agents/data-team/analyze',
+      body: { dataSource: 'catalog', analysisType: 'descriptive', config: { datasetId: 'd-1' } },
+    });
+    expect(
+      dataEndpoints.start!({
+        kind: 'url',
+        url: 'https://x.org/a.csv',
+        analysisType: 'profile',
+        missingTokens: ['NA', ''],
+      }),
+    ).toMatchObject({ body: { config: { missingTokens: ['NA', ''] } } });
+    expect(
+      dataEndpoints.start!({
+        kind: 'api',
+        source: 'fred',
+        datasetId: 'GDP',
+        analysisType: 'quality',
+        missingTokens: ['.'],
+      }),
+    ).toMatchObject({ body: { missingTokens: ['.'] } });
+    expect(catalogDatasetsPath(undefined)).toBe('/api/agents/data-team/catalog-datasets');
+    expect(catalogDatasetsPath('p 1')).toBe(
+      '/api/agents/data-team/catalog-datasets?projectId=p%201',
+    );
     expect(dataEndpoints.feedback!('s1', 'Approved', 1)).toEqual({
       path: '/api/agents/data-team/feedback',
       body: { sessionId: 's1', feedback: 'Approved' },

@@ -16,36 +16,64 @@ import { teamRouteEndpoints } from '../shared';
 
 /**
  * How the Data screen talks to /api/agents/data-team: fetch-dataset starts an API source,
- * analyze a URL (the upload goes through /upload before the hook follows the session); the
- * status call carries the whole log and is polled every 2 s beside the socket; feedback goes to
- * the team's route, reset is the runtime's.
+ * analyze a URL or a catalog dataset (the upload goes through /upload before the hook follows
+ * the session); the status call carries the whole log and is polled every 2 s beside the socket;
+ * feedback goes to the team's route, reset is the runtime's.
  */
 
+/** The missing-value tokens chosen on the screen; absent: the server's defaults. */
+type Tokens = { missingTokens?: string[] };
+
 export type DataStart =
-  | { kind: 'api'; source: ApiSource; datasetId: string; analysisType: AnalysisType }
-  | { kind: 'url'; url: string; analysisType: AnalysisType };
+  | ({ kind: 'api'; source: ApiSource; datasetId: string; analysisType: AnalysisType } & Tokens)
+  | ({ kind: 'url'; url: string; analysisType: AnalysisType } & Tokens)
+  | { kind: 'catalog'; datasetId: string; analysisType: AnalysisType };
+
+const tokensOf = (input: Tokens) =>
+  input.missingTokens ? { missingTokens: input.missingTokens } : {};
+
+export function dataStartRequest(input: DataStart): { path: string; body: unknown } {
+  switch (input.kind) {
+    case 'api':
+      return {
+        path: `${DATA_TEAM_BASE}/fetch-dataset`,
+        body: {
+          source: input.source,
+          datasetId: input.datasetId,
+          analysisType: input.analysisType,
+          ...tokensOf(input),
+        },
+      };
+    case 'url':
+      return {
+        path: `${DATA_TEAM_BASE}/analyze`,
+        body: {
+          dataSource: 'url',
+          analysisType: input.analysisType,
+          config: { datasetId: input.url, ...tokensOf(input) },
+        },
+      };
+    case 'catalog':
+      return {
+        path: `${DATA_TEAM_BASE}/analyze`,
+        body: {
+          dataSource: 'catalog',
+          analysisType: input.analysisType,
+          config: { datasetId: input.datasetId },
+        },
+      };
+  }
+}
+
+/** The stored datasets the screen's catalog choice lists (the project's first). */
+export function catalogDatasetsPath(projectId: string | undefined): string {
+  return `${DATA_TEAM_BASE}/catalog-datasets${projectId ? `?projectId=${encodeURIComponent(projectId)}` : ''}`;
+}
 
 export const dataEndpoints = teamRouteEndpoints<DataStart>({
   teamId: DATA_TEAM_ID,
   base: DATA_TEAM_BASE,
-  start: (input) =>
-    input.kind === 'api'
-      ? {
-          path: `${DATA_TEAM_BASE}/fetch-dataset`,
-          body: {
-            source: input.source,
-            datasetId: input.datasetId,
-            analysisType: input.analysisType,
-          },
-        }
-      : {
-          path: `${DATA_TEAM_BASE}/analyze`,
-          body: {
-            dataSource: 'url',
-            analysisType: input.analysisType,
-            config: { datasetId: input.url },
-          },
-        },
+  start: dataStartRequest,
   statusSchema: dataStatusReplySchema,
   feedback: 'plain',
 });

@@ -18,7 +18,7 @@ export const data = defineTeam({
   label: 'Data',
   stage: 'data',
   description:
-    'Profiles and analyses a dataset that is uploaded, fetched from a public API, or taken from a URL.',
+    'Profiles and analyses a dataset that is uploaded, fetched from a public API, taken from a URL, or already in the project or catalog.',
   input: dataInputSchema,
   configuration: dataConfigurationSchema,
   results: DATA_PHASE_TABLE.results,
