@@ -14,7 +14,7 @@ import { createRunner, type Runner } from './runtime/runner';
 import { createSessionService } from './runtime/service';
 import { createSessionStore } from './runtime/store';
 import { productTeams } from './teams';
-import { createWsHub, type WsHub } from './runtime/ws';
+import { announceAccessRevoked, createWsHub, type WsHub } from './runtime/ws';
 import { createWorkflows } from './workflows';
 
 export type { TeamDefinition } from './runtime/team';
@@ -125,6 +125,14 @@ export async function createAgentRuntime(
     queueState: () => queue.state(),
     queueDepth: () => queue.depth(),
     socketClients: () => hub?.clientCount() ?? 0,
+    async accessRevoked(userId) {
+      await announceAccessRevoked(bus, hub, userId).catch((err: unknown) => {
+        ctx.log.warn(
+          { err: (err as Error).message, userId },
+          'could not announce a revocation; open sockets close at the next heartbeat',
+        );
+      });
+    },
     teams: () => registry.teams().map((t) => registry.teamInfo(t)),
     sessions,
     models,

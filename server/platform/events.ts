@@ -139,10 +139,13 @@ export async function createPostgresEventBus(
       assertChannel(channel);
       if (!channels.has(channel)) {
         channels.add(channel);
-        const listening = client?.query(`LISTEN ${channel}`).catch((err: unknown) => {
-          log.warn({ err: (err as Error).message, channel }, 'LISTEN failed');
-        });
-        pending = Promise.all([pending, listening]);
+        // One LISTEN after another: a pg client runs one query at a time (and warns otherwise).
+        // Without a connection now, the reconnect listens on every channel in the set.
+        pending = pending
+          .then(() => client?.query(`LISTEN ${channel}`))
+          .catch((err: unknown) => {
+            log.warn({ err: (err as Error).message, channel }, 'LISTEN failed');
+          });
       }
       emitter.on(channel, handler);
       return () => emitter.off(channel, handler);

@@ -96,6 +96,12 @@ export interface AgentRuntime {
   queueDepth(): Promise<number | null>;
   /** WebSocket clients connected to this process (the operator's metrics). */
   socketClients(): number;
+  /**
+   * A user's access changed (signed out, password changed, suspended, role changed), after the
+   * change is written: every process's socket hub closes that user's sockets whose token is now
+   * too old, at once. Never throws (a failure is logged; the heartbeat's check is the fallback).
+   */
+  accessRevoked(userId: string): Promise<void>;
   /** The registered teams as GET /api/agents/teams lists them (label, stage, availability). */
   teams(): TeamInfo[];
   /** Registers the runtime's HTTP routes, the teams' routes and the /ws channel. */

@@ -1,8 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WsServerMessage } from '../../../common/agents';
-import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
+import { WS_CLOSE, type WsServerMessage } from '../../../common/agents';
+import {
+  ADMIN,
+  bearer,
+  createSiblingApp,
+  createTestApp,
+  createUser,
+  login,
+  type TestApp,
+} from '../../../test/app';
 import { sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
 import { connectWs, type TestSocket } from '../../../test/teams/ws-client';
@@ -11,9 +19,11 @@ import { TOO_DEEP_MESSAGE } from '../../platform/json-depth';
 import { WS_ACCESS_ENDED } from './ws';
 
 /**
- * An open WebSocket follows its account: it re-checks the user (status, suspension, role, token
- * version, expiry) on every subscribe and control message and at every heartbeat, and closes with
- * 4401 and a reason once access has ended, whether its token came in ?token= or in the header.
+ * An open WebSocket follows its account. A sign-out, a password change, a suspension or a role
+ * change is announced on the event bus and closes the user's sockets in every process at once;
+ * besides, the socket re-checks the user (status, suspension, role, token version, expiry) on
+ * every subscribe and control message and at every heartbeat. It closes with 4401 and a reason
+ * once access has ended, whether its token came in ?token= or in the header.
  */
 
 let t: TestApp;
@@ -59,7 +69,181 @@ async function subscribe(s: TestSocket, sessionId: string) {
 const put = (url: string, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'PUT', url, payload, headers: bearer(adminToken) });
 
-describe('a socket whose user is demoted or signs out', () => {
+/**
+ * Sends the request that revokes access and measures how long the socket stays open after its
+ * answer. A ping sent right after the answer must get no pong: the socket is closed, or its
+ * messages wait for the check that closes it.
+ */
+async function revokeAndWatch(s: TestSocket, revoke: () => Promise<{ statusCode: number }>) {
+  const done = closed(s);
+  const res = await revoke();
+  expect(res.statusCode).toBe(200);
+  const answeredAt = Date.now();
+  const from = s.messages.length;
+  if (s.socket.readyState === s.socket.OPEN) s.send({ type: 'ping' });
+  const close = await done;
+  return {
+    close,
+    msAfterAnswer: Date.now() - answeredAt,
+    pongs: s.messages.slice(from).filter((m) => m.type === 'pong'),
+  };
+}
+
+async function answersPing(s: TestSocket): Promise<void> {
+  const from = s.messages.length;
+  s.send({ type: 'ping' });
+  await s.next((m): m is WsServerMessage => m.type === 'pong', { from, timeoutMs: 5000 });
+  expect(s.socket.readyState).toBe(s.socket.OPEN);
+}
+
+const post = (url: string, payload: Record<string, unknown>, token?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    ...(token ? { headers: bearer(token) } : {}),
+  });
+
+describe('revocations close the user’s sockets at once (the heartbeat is an hour here)', () => {
+  it('sign-out: the socket closes within a second, its ping is not answered; another user’s socket stays open', async () => {
+    const user = await createUser(t.app);
+    const other = await createUser(t.app);
+    const mine = await connect(user.accessToken);
+    const second = await connect(user.accessToken, 'header');
+    const theirs = await connect(other.accessToken);
+
+    const secondClosed = closed(second);
+    const watched = await revokeAndWatch(mine, () =>
+      post('/api/auth/logout', { refreshToken: user.refreshToken }),
+    );
+    expect(watched.close).toEqual({ code: WS_CLOSE.unauthorized, reason: WS_ACCESS_ENDED.revoked });
+    expect(watched.msAfterAnswer).toBeLessThan(1000);
+    expect(watched.pongs).toEqual([]);
+    // Every socket of that user, whichever way its token came.
+    expect(await secondClosed).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    await answersPing(theirs);
+  });
+
+  it('a password change by the user or by an administrator closes the sockets', async () => {
+    const user = await createUser(t.app);
+    const watched = await revokeAndWatch(await connect(user.accessToken), () =>
+      post(
+        '/api/auth/change-password',
+        {
+          currentPassword: user.password,
+          newPassword: 'changed-password-1',
+          refreshToken: user.refreshToken,
+        },
+        user.accessToken,
+      ),
+    );
+    expect(watched.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    expect(watched.msAfterAnswer).toBeLessThan(1000);
+    expect(watched.pongs).toEqual([]);
+
+    const again = await login(t.app, user.email, 'changed-password-1');
+    const reset = await revokeAndWatch(await connect(again.accessToken), () =>
+      post(`/api/auth/users/${user.id}/password`, { newPassword: 'reset-password-1' }, adminToken),
+    );
+    expect(reset.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    expect(reset.msAfterAnswer).toBeLessThan(1000);
+  });
+
+  it('signing out the other sessions closes their sockets too', async () => {
+    const user = await createUser(t.app);
+    const watched = await revokeAndWatch(await connect(user.accessToken), () =>
+      post(
+        '/api/auth/sessions/revoke-others',
+        { refreshToken: user.refreshToken },
+        user.accessToken,
+      ),
+    );
+    expect(watched.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    expect(watched.msAfterAnswer).toBeLessThan(1000);
+  });
+
+  it('suspension closes with the inactive reason; a role change with revoked; a new name closes nothing', async () => {
+    const user = await createUser(t.app);
+    const suspended = await revokeAndWatch(await connect(user.accessToken), () =>
+      put(`/api/auth/users/${user.id}/suspension`, { suspended: true }),
+    );
+    expect(suspended.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.inactive });
+    expect(suspended.msAfterAnswer).toBeLessThan(1000);
+    expect(suspended.pongs).toEqual([]);
+
+    const admin = await createUser(t.app, { role: 'admin' });
+    const adminSocket = await connect(admin.accessToken);
+    expect((await put(`/api/auth/users/${admin.id}`, { displayName: 'Renamed' })).statusCode).toBe(
+      200,
+    );
+    await answersPing(adminSocket);
+    const demoted = await revokeAndWatch(adminSocket, () =>
+      put(`/api/auth/users/${admin.id}`, { role: 'researcher' }),
+    );
+    expect(demoted.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    expect(demoted.msAfterAnswer).toBeLessThan(1000);
+  });
+
+  it('a reused refresh token closes the sockets of its user', async () => {
+    const user = await createUser(t.app);
+    const s = await connect(user.accessToken);
+    const rotated = await post('/api/auth/refresh', { refreshToken: user.refreshToken });
+    expect(rotated.statusCode).toBe(200);
+    await answersPing(s); // rotating does not end access
+    const done = closed(s);
+    const reused = await post('/api/auth/refresh', { refreshToken: user.refreshToken });
+    expect(reused.statusCode).toBe(401);
+    expect(await done).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+  });
+});
+
+describe.skipIf(process.env.TEST_DB !== 'postgres')(
+  'revocations reach the sockets of another process (LISTEN/NOTIFY)',
+  () => {
+    it('a sign-out on one process closes the user’s socket on the other within a second', async () => {
+      const sibling = await createSiblingApp(t);
+      try {
+        await sibling.app.listen({ port: 0, host: '127.0.0.1' });
+        const url = `http://127.0.0.1:${(sibling.app.server.address() as AddressInfo).port}`;
+        const user = await createUser(t.app);
+        const other = await createUser(t.app);
+        const there = await connectWs(url, user.accessToken);
+        const theirs = await connectWs(url, other.accessToken);
+        open.push(there, theirs);
+        await there.waitFor((m) => m.type === 'connection-established');
+        await theirs.waitFor((m) => m.type === 'connection-established');
+
+        const watched = await revokeAndWatch(there, () =>
+          post('/api/auth/logout', { refreshToken: user.refreshToken }),
+        );
+        expect(watched.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+        expect(watched.msAfterAnswer).toBeLessThan(1000);
+        await answersPing(theirs);
+
+        // A suspension too, with its reason.
+        const third = await createUser(t.app);
+        const s = await connectWs(url, third.accessToken);
+        open.push(s);
+        const suspended = await revokeAndWatch(s, () =>
+          put(`/api/auth/users/${third.id}/suspension`, { suspended: true }),
+        );
+        expect(suspended.close).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.inactive });
+        expect(suspended.msAfterAnswer).toBeLessThan(1000);
+      } finally {
+        await sibling.close();
+      }
+    });
+  },
+);
+
+describe('a socket whose access ended unannounced (another tool moved the token version)', () => {
+  /** What `npm run admin -- reset-password` does from outside the server: no bus message. */
+  const bumpVersion = (id: string) =>
+    t.ctx.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, id));
+
   it('refuses the next subscribe and control messages and closes', async () => {
     // A researcher's session, waiting at its first checkpoint.
     const owner = await createUser(t.app);
@@ -76,8 +260,8 @@ describe('a socket whose user is demoted or signs out', () => {
     const ownerSocket = await connect(owner.accessToken);
     expect(await subscribe(ownerSocket, id)).toMatchObject({ type: 'subscribed' });
 
-    // The administrator is demoted while the socket is open: the next subscribe is refused.
-    expect((await put(`/api/auth/users/${admin.id}`, { role: 'researcher' })).statusCode).toBe(200);
+    // The administrator's access ends while the socket is open: the next subscribe is refused.
+    await bumpVersion(admin.id);
     const adminClosed = closed(adminSocket);
     const refused = await subscribe(adminSocket, id);
     expect(refused).toEqual({
@@ -86,14 +270,8 @@ describe('a socket whose user is demoted or signs out', () => {
     });
     expect(await adminClosed).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
 
-    // The owner signs out while the socket is open: the next control message is refused and the
-    // session is not paused.
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refreshToken: owner.refreshToken },
-    });
-    expect(out.statusCode).toBe(200);
+    // The owner's too: the next control message is refused and the session is not cancelled.
+    await bumpVersion(owner.id);
     const ownerClosed = closed(ownerSocket);
     const from = ownerSocket.messages.length;
     ownerSocket.send({ type: 'agent-control', action: 'cancel', executionId: id });
@@ -114,9 +292,7 @@ describe('a socket whose user is demoted or signs out', () => {
   it('a suspended user’s socket is refused with the inactive reason', async () => {
     const user = await createUser(t.app);
     const s = await connect(user.accessToken);
-    expect(
-      (await put(`/api/auth/users/${user.id}/suspension`, { suspended: true })).statusCode,
-    ).toBe(200);
+    await t.ctx.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, user.id));
     const done = closed(s);
     s.send({ type: 'subscribe', subscriptionType: 'runtime-test-team' });
     expect(await done).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.inactive });
@@ -152,7 +328,7 @@ describe('hostile messages', () => {
 });
 
 describe('heartbeat checks', () => {
-  it('closes the socket of a user whose password was reset without any message from it', async () => {
+  it('closes the socket of a user whose token version moved on unannounced, without any message from it', async () => {
     const own = await createTestApp(
       { WS_HEARTBEAT_SECONDS: '1' },
       { extraTeams: [runtimeTestTeam] },
@@ -163,15 +339,12 @@ describe('heartbeat checks', () => {
       const user = await createUser(own.app);
       const s = await connectWs(url, user.accessToken);
       open.push(s);
+      await s.waitFor((m) => m.type === 'connection-established');
       const done = closed(s);
-      const admin = await login(own.app, ADMIN.email, ADMIN.password);
-      const reset = await own.app.inject({
-        method: 'POST',
-        url: `/api/auth/users/${user.id}/password`,
-        headers: bearer(admin.accessToken),
-        payload: { newPassword: 'reset-password-1' },
-      });
-      expect(reset.statusCode).toBe(200);
+      await own.ctx.db
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, user.id));
       expect(await done).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
     } finally {
       await own.close();

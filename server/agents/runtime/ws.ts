@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import websocket from '@fastify/websocket';
 import { inArray } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
+import { z } from 'zod';
 import {
   WS_CLOSE,
   WS_PATH,
@@ -14,6 +15,7 @@ import type { Api } from '../../context';
 import { users } from '../../db/schema';
 import { AppError } from '../../platform/errors';
 import { currentUser, loadActiveUser } from '../../platform/access';
+import type { EventBus } from '../../platform/events';
 import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../../platform/json-depth';
 import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 import { hydrateUpdate } from './session-events';
@@ -46,6 +48,32 @@ export const WS_ACCESS_ENDED = {
   inactive: 'Account no longer has access',
 } as const;
 
+/**
+ * Bus channel of revocations: a user's access changed (signed out, password changed, suspended,
+ * role changed), and every process's hub checks that user's sockets. The message only names the
+ * user; the hub reads the user's row itself, so a stray message can close nothing that is valid.
+ */
+export const ACCESS_REVOKED_CHANNEL = 'user_access_revoked';
+const accessRevokedMessageSchema = z.object({ userId: z.string().min(1).max(100) });
+
+/**
+ * Tells every process's socket hub that a user's access changed, after the change is written.
+ * On PostgreSQL this process's hub (if it has one) checks at once, so its sockets are closed
+ * before the request that revoked them is answered; the notification reaches the other
+ * processes (and this one again, which finds nothing left to close). In one process (PGlite) the
+ * bus delivers synchronously. A failure to publish is the caller's to log: the token version
+ * has moved on anyway, and the heartbeat's check closes the sockets within one heartbeat.
+ */
+export async function announceAccessRevoked(
+  bus: EventBus,
+  hub: WsHub | undefined,
+  userId: string,
+): Promise<void> {
+  const local = bus.kind === 'postgres' ? hub?.accessRevoked(userId) : undefined;
+  await bus.publish(ACCESS_REVOKED_CHANNEL, { userId });
+  await local;
+}
+
 interface Client {
   id: string;
   user: SessionActor;
@@ -64,12 +92,23 @@ interface Client {
   tokenVersion: number;
   /** When its user's access was last confirmed against the database (ms). */
   checkedAt: number;
+  /**
+   * The check started when its user's access was revoked (accessRevoked); messages wait for it,
+   * so nothing (not even a ping) is answered between the revocation and the close.
+   */
+  revocationCheck: Promise<void> | undefined;
 }
 
 export interface WsHub {
   register(app: Api): Promise<void>;
   /** Connected clients (benchmarks and tests). */
   clientCount(): number;
+  /**
+   * The user's access changed (signed out, password changed, suspended, role changed): checks
+   * that user's sockets on this process against the database now and closes those whose access
+   * ended. Also called for every revocation that arrives on the bus from any process.
+   */
+  accessRevoked(userId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -194,7 +233,8 @@ export function createWsHub(
     if (!row || row.status !== 'approved' || row.suspendedAt !== null) {
       return WS_ACCESS_ENDED.inactive;
     }
-    if (row.tokenVersion !== client.tokenVersion || row.role !== client.user.role) {
+    // Versions only move on: a newer token than the row read (a sign-in during the check) stays.
+    if (row.tokenVersion > client.tokenVersion || row.role !== client.user.role) {
       return WS_ACCESS_ENDED.revoked;
     }
     return undefined;
@@ -226,15 +266,12 @@ export function createWsHub(
   }
 
   /**
-   * At every heartbeat, every connected user is checked in one query: a socket whose user was
-   * signed out, suspended or demoted closes within one heartbeat even if it sends nothing.
+   * Checks these users' sockets against the database in one query (status, suspension, role,
+   * token version) and closes each socket whose access has ended.
    */
-  let recheckRunning = false;
-  function recheckAll(): void {
-    if (recheckRunning || clients.size === 0) return;
-    recheckRunning = true;
-    const ids = [...byUser.keys()];
-    void core.app.db
+  async function checkUsers(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows = await core.app.db
       .select({
         id: users.id,
         role: users.role,
@@ -243,16 +280,28 @@ export function createWsHub(
         tokenVersion: users.tokenVersion,
       })
       .from(users)
-      .where(inArray(users.id, ids))
-      .then((rows) => {
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        const now = Date.now();
-        for (const client of [...clients]) {
-          const ended = accessEnded(client, byId.get(client.user.id));
-          if (ended) endAccess(client, ended);
-          else client.checkedAt = now;
-        }
-      })
+      .where(inArray(users.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const now = Date.now();
+    for (const id of ids) {
+      for (const client of [...(byUser.get(id) ?? [])]) {
+        const ended = accessEnded(client, byId.get(client.user.id));
+        if (ended) endAccess(client, ended);
+        else client.checkedAt = now;
+      }
+    }
+  }
+
+  /**
+   * At every heartbeat, every connected user is checked in one query: a socket whose user was
+   * signed out, suspended or demoted closes within one heartbeat even if it sends nothing and the
+   * revocation message (accessRevoked) was lost.
+   */
+  let recheckRunning = false;
+  function recheckAll(): void {
+    if (recheckRunning || clients.size === 0) return;
+    recheckRunning = true;
+    checkUsers([...byUser.keys()])
       .catch((err: unknown) => {
         core.app.log.warn({ err: (err as Error).message }, 'WebSocket access check failed');
       })
@@ -260,6 +309,36 @@ export function createWsHub(
         recheckRunning = false;
       });
   }
+
+  /**
+   * Checks one user's sockets now. Until the check is done their messages wait for it; should
+   * the database not answer, the sockets are closed as revoked (the client refreshes its token
+   * and reconnects, and the upgrade checks it again) rather than kept open on a revoked token.
+   */
+  function accessRevoked(userId: string): Promise<void> {
+    const own = byUser.get(userId);
+    if (!own || own.size === 0) return Promise.resolve();
+    const check = checkUsers([userId]).catch((err: unknown) => {
+      core.app.log.warn(
+        { err: (err as Error).message },
+        'WebSocket access check after a revocation failed; closing the sockets',
+      );
+      for (const client of [...(byUser.get(userId) ?? [])]) {
+        endAccess(client, WS_ACCESS_ENDED.revoked);
+      }
+    });
+    for (const client of own) client.revocationCheck = check;
+    return check.finally(() => {
+      for (const client of own) {
+        if (client.revocationCheck === check) client.revocationCheck = undefined;
+      }
+    });
+  }
+
+  const unsubscribeRevocations = core.bus.subscribe(ACCESS_REVOKED_CHANNEL, (payload) => {
+    const parsed = accessRevokedMessageSchema.safeParse(payload);
+    if (parsed.success) void accessRevoked(parsed.data.userId);
+  });
 
   function remove(client: Client): void {
     clients.delete(client);
@@ -270,6 +349,11 @@ export function createWsHub(
   }
 
   async function onMessage(client: Client, raw: string): Promise<void> {
+    // A revocation is being checked: answer nothing until it is known whether access lasts.
+    if (client.revocationCheck) {
+      await client.revocationCheck;
+      if (!clients.has(client)) return;
+    }
     if (jsonTooDeep(raw)) {
       send(client, { type: 'error', error: TOO_DEEP_MESSAGE });
       return;
@@ -380,6 +464,15 @@ export function createWsHub(
 
   return {
     async register(app) {
+      // On shutdown every socket is closed with 1001 (going away) before the plugin closes the
+      // rest without a code, so clients know to reconnect (to another web process if there is
+      // one) and fill the gap from the log cursor. Added first, so it runs first.
+      app.addHook('preClose', async () => {
+        for (const client of [...clients]) {
+          client.socket.close(WS_CLOSE.goingAway, 'Server shutting down');
+          remove(client);
+        }
+      });
       await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE } });
       // An upgrade refused before @fastify/websocket saw it (401 from access control runs first)
       // leaves its socket open: close it once the refusal is sent, or it leaks.
@@ -411,6 +504,7 @@ export function createWsHub(
             expiresAt: auth.expiresAt,
             tokenVersion: auth.tokenVersion,
             checkedAt: Date.now(),
+            revocationCheck: undefined,
           };
           clients.add(client);
           const set = byUser.get(user.id) ?? new Set<Client>();
@@ -440,9 +534,11 @@ export function createWsHub(
       );
     },
     clientCount: () => clients.size,
+    accessRevoked,
     async close() {
       clearInterval(heartbeat);
       unsubscribe();
+      unsubscribeRevocations();
       for (const client of clients) client.socket.close(WS_CLOSE.goingAway, 'Server shutting down');
       clients.clear();
       byUser.clear();

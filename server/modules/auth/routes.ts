@@ -24,6 +24,7 @@ export function authRoutes(app: Api, ctx: AppContext) {
     mailer: ctx.mailer,
     accessTokenTtlSeconds: ctx.config.auth.accessTokenTtlSeconds,
     refreshTokenTtlDays: ctx.config.auth.refreshTokenTtlDays,
+    onAccessRevoked: (userId) => ctx.agents.accessRevoked(userId),
   });
   const strict = limited(ctx.config.limits.rateLimitMax, ctx.config.limits.rateLimitWindowSeconds);
 

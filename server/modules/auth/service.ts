@@ -63,6 +63,11 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  /**
+   * Called after a user's token version moved on (sign-out, password, reused refresh token):
+   * the agent runtime closes that user's open WebSockets at once, in every process.
+   */
+  onAccessRevoked?: (userId: string) => Promise<void>;
 }
 
 /**
@@ -103,6 +108,7 @@ export async function replacePassword(
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { store, signer } = deps;
+  const accessRevoked = (userId: string) => deps.onAccessRevoked?.(userId) ?? Promise.resolve();
 
   async function issueTokens(user: UserRow, familyId: string): Promise<Tokens> {
     const userId = user.id;
@@ -158,6 +164,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           // Its access tokens go too: whoever holds the copy may hold one of those.
           await store.revokeFamily(known.familyId, 'reuse');
           await store.bumpTokenVersion(known.userId);
+          await accessRevoked(known.userId);
           throw unauthorized(MESSAGES.refreshReused);
         }
         throw unauthorized(MESSAGES.refreshInvalid);
@@ -181,6 +188,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!known) return;
       await store.revokeFamily(known.familyId, 'logout');
       await store.bumpTokenVersion(known.userId);
+      await accessRevoked(known.userId);
     },
 
     async profile(userId: string): Promise<User> {
@@ -208,6 +216,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         'password',
         keep?.userId === userId ? keep.familyId : undefined,
       );
+      await accessRevoked(userId);
       await deps.mailer.send(passwordChangedMail(row, 'owner'));
       return ended;
     },
@@ -220,6 +229,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const row = await store.findUserById(userId);
       if (!row) throw notFound('User');
       const ended = await replacePassword(store, userId, newPassword);
+      await accessRevoked(userId);
       await deps.mailer.send(passwordChangedMail(row, 'administrator'));
       return ended;
     },
@@ -232,11 +242,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       const keep = currentRefreshToken
         ? await store.findRefreshToken(sha256(currentRefreshToken))
         : undefined;
-      return store.revokeUserTokens(
+      const ended = await store.revokeUserTokens(
         userId,
         'signed-out-elsewhere',
         keep?.userId === userId ? keep.familyId : undefined,
       );
+      await accessRevoked(userId);
+      return ended;
     },
   };
 }

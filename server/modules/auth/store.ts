@@ -76,7 +76,7 @@ export function createAuthStore(db: Database) {
     },
     /**
      * Moves the user's token version on: every access (and download) token issued before is
-     * refused from the next request on, and open WebSockets close at their next check.
+     * refused from the next request on (the service then has open WebSockets closed).
      */
     async bumpTokenVersion(userId: string): Promise<void> {
       await db

@@ -27,6 +27,7 @@ export function usersRoutes(
     mailer: ctx.mailer,
     publicUrl: ctx.config.publicUrl,
     onDecision: hooks.onDecision,
+    onAccessRevoked: (userId) => ctx.agents.accessRevoked(userId),
   });
 
   app.get('/api/auth/users', {

@@ -14,8 +14,14 @@ export function createUsersService(deps: {
   publicUrl: string | undefined;
   /** Other modules (notifications) can react to approval. */
   onDecision?: UserDecisionHook;
+  /**
+   * Called after a user's token version moved on (suspension, a role change): the agent runtime
+   * closes that user's open WebSockets at once, in every process.
+   */
+  onAccessRevoked?: (userId: string) => Promise<void>;
 }) {
   const { store } = deps;
+  const accessRevoked = (userId: string) => deps.onAccessRevoked?.(userId) ?? Promise.resolve();
   return {
     async list(limit: number, offset: number) {
       const { rows, total } = await store.list(limit, offset);
@@ -56,7 +62,7 @@ export function createUsersService(deps: {
 
     /**
      * Suspends an approved account or lifts the suspension. A suspended user cannot sign in, and
-     * every session they had ends at once (including open WebSockets, at their next check).
+     * every session they had ends at once, open WebSockets included.
      */
     async setSuspended(callerId: string, id: string, suspended: boolean): Promise<User> {
       if (id === callerId && suspended) {
@@ -68,6 +74,7 @@ export function createUsersService(deps: {
         if (!existing) throw notFound('User');
         throw conflict(`Only approved accounts can be suspended; this user is ${existing.status}`);
       }
+      await accessRevoked(id);
       return toUser(row);
     },
 
@@ -82,6 +89,8 @@ export function createUsersService(deps: {
       const result = await store.update(id, { displayName: patch.displayName, role: patch.role });
       if (result.lastAdmin) throw conflict('The last administrator cannot be demoted');
       if (!result.row) throw notFound('User');
+      // A new role ends the tokens issued under the old one (the hub checks whether it changed).
+      if (patch.role !== undefined) await accessRevoked(id);
       return toUser(result.row);
     },
   };

@@ -68,7 +68,7 @@ export function createUsersStore(db: Database) {
             .set({
               ...patch,
               // A new role ends the tokens issued under the old one: open WebSockets, which
-              // acted with the old role, close at their next check and reconnect.
+              // acted with the old role, are closed (the service announces it) and reconnect.
               ...(patch.role !== undefined
                 ? {
                     tokenVersion: sql`case when ${users.role} = ${patch.role} then ${users.tokenVersion} else ${users.tokenVersion} + 1 end`,
