@@ -1,4 +1,5 @@
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -40,31 +41,32 @@ export function PastWorkflows({
       ) : (
         <List dense disablePadding aria-label="Workflows of the project">
           {list.map((w) => (
-            <ListItemButton
-              key={w.id}
-              selected={w.id === selectedId}
-              onClick={() => onSelect(w.id)}
-              sx={{ borderRadius: 1 }}
-            >
-              <ListItemText
-                primary={w.name}
-                secondary={
-                  <Stack
-                    component="span"
-                    direction="row"
-                    spacing={1}
-                    sx={{ alignItems: 'center', mt: 0.5 }}
-                  >
-                    <WorkflowStatusChip status={w.status} />
-                    <span>
-                      {w.steps.length} {w.steps.length === 1 ? 'step' : 'steps'} ·{' '}
-                      {formatDateTime(w.createdAt)}
-                    </span>
-                  </Stack>
-                }
-                slotProps={{ secondary: { component: 'span' } }}
-              />
-            </ListItemButton>
+            <ListItem key={w.id} disablePadding>
+              <ListItemButton
+                selected={w.id === selectedId}
+                onClick={() => onSelect(w.id)}
+                sx={{ borderRadius: 1 }}
+              >
+                <ListItemText
+                  primary={w.name}
+                  secondary={
+                    <Stack
+                      component="span"
+                      direction="row"
+                      spacing={1}
+                      sx={{ alignItems: 'center', mt: 0.5 }}
+                    >
+                      <WorkflowStatusChip status={w.status} />
+                      <span>
+                        {w.steps.length} {w.steps.length === 1 ? 'step' : 'steps'} ·{' '}
+                        {formatDateTime(w.createdAt)}
+                      </span>
+                    </Stack>
+                  }
+                  slotProps={{ secondary: { component: 'span' } }}
+                />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}
