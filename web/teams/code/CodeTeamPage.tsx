@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
@@ -21,9 +22,12 @@ import {
   executeCodeReplySchema,
   exportReplySchema,
   type CodeLanguage,
+  type CodeRuntime,
   type DevelopRequest,
   type WorkflowMode,
+  type WorkingFileRef,
 } from '../../../common/teams/code';
+import { OriginMark } from '../../components/OriginMark';
 import { CODE_LANGUAGES } from '../../../common/settings';
 import { checkedApi, failureText, isFailure } from '../../api/client';
 import { useSettings } from '../../api/queries/settings';
@@ -43,16 +47,30 @@ import {
   StartButtonRow,
   StatusChip,
   TeamScreenLayout,
+  useTeamProjectId,
   useTeamSession,
   WorkflowAside,
   type Notice,
 } from '../shared';
+import { useCodeRuntimes } from './codeQueries';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { activeStepOf, CODE_STEPS, codeEndpoints, finalCode, readResults } from './codeSession';
 import { ExecutionPanel, type ExecutionView } from './ExecutionPanel';
+import { Reproducibility } from './Reproducibility';
 import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
+import { WorkingFilesPicker } from './WorkingFilesPicker';
 
-const LANGUAGE_OPTIONS = optionsOf(CODE_LANGUAGES, CODE_LANGUAGE_LABELS);
+/** How a refused start reads (the server's reason follows), never an internal team name. */
+const START_FAILED = 'The code session could not start:';
+
+/** Each language with its runtime marked when this server cannot run it. */
+function languageOptions(runtimes: Partial<Record<CodeLanguage, CodeRuntime>> | undefined) {
+  return optionsOf(CODE_LANGUAGES, (l) =>
+    runtimes?.[l]?.available === false
+      ? `${CODE_LANGUAGE_LABELS[l]} (not installed on this server)`
+      : CODE_LANGUAGE_LABELS[l],
+  );
+}
 const TABS = ['Code Editor', 'Review', 'Optimized', 'Tests', 'Console Logs'] as const;
 type TabName = (typeof TABS)[number];
 
@@ -66,9 +84,8 @@ export default function CodeTeamPage() {
   const settings = useSettings();
   const session = useTeamSession<DevelopRequest>({
     teamId: CODE_TEAM_ID,
-    teamLabel: 'CodeTeam',
+    startErrorText: (message) => `${START_FAILED} ${message}`,
     endpoints: codeEndpoints,
-    initialSessionId: params.get('session') ?? undefined,
   });
 
   const [language, setLanguage] = useState<CodeLanguage>('python');
@@ -80,6 +97,16 @@ export default function CodeTeamPage() {
   const [execution, setExecution] = useState<ExecutionView>({ state: 'idle' });
   const [notice, setNotice] = useState<Notice>();
   const [downloading, setDownloading] = useState(false);
+  const [workingFiles, setWorkingFiles] = useState<WorkingFileRef[]>([]);
+  const projectId = useTeamProjectId() ?? params.get('projectId') ?? undefined;
+  const runtimes = useCodeRuntimes();
+  // Files chosen in another project are not offered in this one.
+  const filesProject = useRef(projectId);
+  useEffect(() => {
+    if (filesProject.current === projectId) return;
+    filesProject.current = projectId;
+    setWorkingFiles([]);
+  }, [projectId]);
 
   // The user's Code Generation settings choose the defaults once they are read.
   const defaultsApplied = useRef(false);
@@ -105,6 +132,13 @@ export default function CodeTeamPage() {
   }, [shownCode]);
 
   const running = session.isProcessing || session.isSubmitting;
+  // A language this server cannot run is said before Run, with the server's reason.
+  const missingRuntime = (l: CodeLanguage) =>
+    runtimes?.[l]?.available === false
+      ? (runtimes[l]?.message ?? `${CODE_LANGUAGE_LABELS[l]} cannot run on this server`)
+      : undefined;
+  const editorRuntimeMissing = missingRuntime(editorLanguage);
+  const startRuntimeMissing = missingRuntime(language);
   const activeStep = activeStepOf(session.status, session.phase);
 
   const onStart = async (event: FormEvent) => {
@@ -122,7 +156,13 @@ export default function CodeTeamPage() {
       : language === 'python'
         ? [...DEFAULT_FRAMEWORKS]
         : [];
-    const started = await session.start({ requirements, language, frameworks, workflowMode });
+    const started = await session.start({
+      requirements,
+      language,
+      frameworks,
+      workflowMode,
+      ...(workingFiles.length > 0 ? { workingFiles } : {}),
+    });
     if (started) setTab('Code Editor');
   };
 
@@ -132,10 +172,15 @@ export default function CodeTeamPage() {
       return;
     }
     setExecution({ state: 'running' });
+    // With a session the server gives the run the session's files; without one, the chosen ones.
     const reply = await checkedApi.post(executeCodeReplySchema, `${CODE_TEAM_BASE}/execute`, {
       code,
       language: editorLanguage,
-      ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+      ...(session.sessionId
+        ? { sessionId: session.sessionId }
+        : workingFiles.length > 0
+          ? { workingFiles }
+          : {}),
     });
     setExecution(
       isFailure(reply)
@@ -156,9 +201,11 @@ export default function CodeTeamPage() {
   const onDownload = async () => {
     if (!session.sessionId) return;
     setDownloading(true);
-    const reply = await checkedApi.get(
+    // The package holds the editor's code as it is now, and the editor's last run beside it.
+    const reply = await checkedApi.post(
       exportReplySchema,
       `${CODE_TEAM_BASE}/export/${encodeURIComponent(session.sessionId)}?format=zip`,
+      { code },
     );
     setDownloading(false);
     if (isFailure(reply)) {
@@ -182,7 +229,7 @@ export default function CodeTeamPage() {
     setTab('Code Editor');
   };
 
-  const processError = sessionErrorText(session, CODE_MESSAGES.processError, 'Error starting');
+  const processError = sessionErrorText(session, CODE_MESSAGES.processError, START_FAILED);
 
   return (
     <TeamScreenLayout
@@ -211,7 +258,7 @@ export default function CodeTeamPage() {
             id="code-language"
             label="Language"
             value={language}
-            options={LANGUAGE_OPTIONS}
+            options={languageOptions(runtimes)}
             onChange={setLanguage}
             disabled={running}
             minWidth={180}
@@ -254,6 +301,17 @@ export default function CodeTeamPage() {
           }
           disabled={running}
         />
+        <WorkingFilesPicker
+          projectId={projectId}
+          value={workingFiles}
+          onChange={setWorkingFiles}
+          disabled={running}
+        />
+        {startRuntimeMissing && (
+          <Alert severity="warning" data-testid="start-runtime-missing">
+            {startRuntimeMissing}. The code can be written, but not run or tested here.
+          </Alert>
+        )}
         <StartButtonRow label="Develop Code" running={running} />
       </ConfigurationForm>
 
@@ -271,6 +329,12 @@ export default function CodeTeamPage() {
           <>
             {t === 'Code Editor' && (
               <>
+                {editorRuntimeMissing && (
+                  <Alert severity="warning" sx={{ mb: 2 }} data-testid="runtime-missing">
+                    {editorRuntimeMissing}. Execute Code is off for{' '}
+                    {CODE_LANGUAGE_LABELS[editorLanguage]}.
+                  </Alert>
+                )}
                 <CodeEditor
                   value={code}
                   onChange={setCode}
@@ -282,7 +346,7 @@ export default function CodeTeamPage() {
                     variant="contained"
                     startIcon={<PlayArrow />}
                     onClick={() => void onExecute()}
-                    disabled={execution.state === 'running'}
+                    disabled={execution.state === 'running' || editorRuntimeMissing !== undefined}
                   >
                     Execute Code
                   </Button>
@@ -302,10 +366,18 @@ export default function CodeTeamPage() {
                     Download Package
                   </Button>
                 </Stack>
-                {results.generation && (
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-                    {results.generation.explanation}
-                  </Typography>
+                {results.tests && (
+                  <Stack sx={{ mt: 2, alignItems: 'flex-start' }}>
+                    <Reproducibility results={results} />
+                  </Stack>
+                )}
+                {results.generation?.explanation && (
+                  <Stack spacing={1} sx={{ mt: 2, alignItems: 'flex-start' }}>
+                    <OriginMark origin="model" />
+                    <Typography variant="body2" color="text.secondary">
+                      {results.generation.explanation}
+                    </Typography>
+                  </Stack>
                 )}
                 <ExecutionPanel view={execution} />
               </>
@@ -314,7 +386,9 @@ export default function CodeTeamPage() {
             {t === 'Optimized' && (
               <OptimizedTab optimization={results.optimization} language={editorLanguage} />
             )}
-            {t === 'Tests' && <TestsTab tests={results.tests} language={editorLanguage} />}
+            {t === 'Tests' && (
+              <TestsTab tests={results.tests} results={results} language={editorLanguage} />
+            )}
             {t === 'Console Logs' && <LogsTab logs={session.logs} />}
           </>
         )}

@@ -70,6 +70,11 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
           Finished without error
         </Alert>
       )}
+      {reply.workingFiles.length > 0 && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+          Read-only input files: {reply.workingFiles.map((f) => f.path).join(', ')}
+        </Typography>
+      )}
       <Box component="pre" sx={preSx} data-testid="execution-output">
         {reply.output || '(no output)'}
       </Box>

@@ -7,17 +7,34 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
-  isReviewSuccess,
+  repairAttemptText,
   REVIEW_CRITERIA,
   REVIEW_SCORING_RULE,
+  REVIEW_SIGNAL_RULE,
+  reviewSignal,
   type CodeLanguage,
+  type CodeResults,
   type OptimizationResult,
   type RepairAttempt,
   type ReviewResult,
   type TestResult,
 } from '../../../common/teams/code';
+import { OriginMark } from '../../components/OriginMark';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
 import { preSx } from './ExecutionPanel';
+import { Reproducibility } from './Reproducibility';
+
+/** A heading with the model's mark: what follows was written by the model and not checked. */
+function ModelHeading({ children }: { children: string }) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Typography variant="subtitle2" component="h3">
+        {children}
+      </Typography>
+      <OriginMark origin="model" />
+    </Stack>
+  );
+}
 
 function Waiting({ what }: { what: string }) {
   return (
@@ -37,10 +54,7 @@ function Repairs({ repairs }: { repairs: RepairAttempt[] }) {
       <List dense>
         {repairs.map((r) => (
           <ListItem key={r.attempt} disableGutters>
-            <ListItemText
-              primary={`Attempt ${r.attempt}: changed the ${r.changed}, ${r.outcome === 'fixed' ? 'fixed' : 'still failing'}`}
-              secondary={r.problem.split('\n')[0]}
-            />
+            <ListItemText primary={repairAttemptText(r)} secondary={r.problem.split('\n')[0]} />
           </ListItem>
         ))}
       </List>
@@ -48,17 +62,22 @@ function Repairs({ repairs }: { repairs: RepairAttempt[] }) {
   );
 }
 
-/** Review: the score (success from 7 up, else a warning), per criterion, and the findings. */
+/**
+ * Review: the score, good (green) only by the rule that also looks at correctness and at open
+ * high-severity findings (said on screen, with what held it back), per criterion, and the
+ * findings, the model's marked as its own.
+ */
 export function ReviewTab({ review }: { review?: ReviewResult }) {
   if (!review) return <Waiting what="The review" />;
   if (review.skipped || review.overall_score === null) {
     return <Alert severity="info">Code Review is not part of a quick run.</Alert>;
   }
-  const success = isReviewSuccess(review.overall_score);
+  const signal = reviewSignal(review);
+  const modelFindings = review.findings.filter((f) => f.source === 'model').length;
   return (
     <Stack spacing={2}>
       <Alert
-        severity={success ? 'success' : 'warning'}
+        severity={signal.good ? 'success' : 'warning'}
         data-testid="review-score"
         icon={false}
         sx={{ alignItems: 'center' }}
@@ -66,7 +85,14 @@ export function ReviewTab({ review }: { review?: ReviewResult }) {
         <Typography variant="h6" component="p">
           Overall score: {review.overall_score} / 10
         </Typography>
-        <Typography variant="body2">{REVIEW_SCORING_RULE}</Typography>
+        {!signal.good && (
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            Not shown as good: {signal.reasons.join('; ')}.
+          </Typography>
+        )}
+        <Typography variant="body2">
+          {REVIEW_SCORING_RULE} {REVIEW_SIGNAL_RULE}
+        </Typography>
       </Alert>
       {review.criteria && (
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
@@ -76,9 +102,17 @@ export function ReviewTab({ review }: { review?: ReviewResult }) {
         </Stack>
       )}
       <Box>
-        <Typography variant="subtitle2" component="h3">
-          Findings ({review.findings.length})
-        </Typography>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+        >
+          <Typography variant="subtitle2" component="h3">
+            Findings ({review.findings.length})
+          </Typography>
+          {modelFindings > 0 && <OriginMark origin="model" />}
+        </Stack>
         {review.findings.length === 0 ? (
           <Typography variant="body2" color="text.secondary">
             No findings.
@@ -93,7 +127,7 @@ export function ReviewTab({ review }: { review?: ReviewResult }) {
                     f.criterion,
                     f.severity,
                     f.lines.length > 0 ? `lines ${f.lines.join(', ')}` : null,
-                    f.source === 'sandbox' ? 'from running the code' : null,
+                    f.source === 'sandbox' ? 'from running the code' : 'written by the model',
                   ]
                     .filter(Boolean)
                     .join(' · ')}
@@ -105,9 +139,7 @@ export function ReviewTab({ review }: { review?: ReviewResult }) {
       </Box>
       {review.summary && (
         <Box>
-          <Typography variant="subtitle2" component="h3">
-            Reviewer's summary (model text)
-          </Typography>
+          <ModelHeading>Reviewer's summary</ModelHeading>
           <Typography variant="body2">{review.summary}</Typography>
         </Box>
       )}
@@ -123,8 +155,15 @@ export function OptimizedTab({
   language: CodeLanguage;
 }) {
   if (!optimization) return <Waiting what="The optimized code" />;
-  if (optimization.skipped || optimization.optimized_code === null) {
+  if (optimization.skipped) {
     return <Alert severity="info">Optimization is not part of a quick run.</Alert>;
+  }
+  if (optimization.optimized_code === null) {
+    return (
+      <Alert severity="warning">
+        {optimization.note ?? 'The model gave no optimized code; the generated code is kept.'}
+      </Alert>
+    );
   }
   const exec = optimization.execution;
   return (
@@ -142,9 +181,7 @@ export function OptimizedTab({
       />
       {optimization.changes.length > 0 && (
         <Box>
-          <Typography variant="subtitle2" component="h3">
-            Changes (model text)
-          </Typography>
+          <ModelHeading>Changes</ModelHeading>
           <List dense>
             {optimization.changes.map((c, i) => (
               <ListItem key={i} disableGutters>
@@ -161,7 +198,19 @@ export function OptimizedTab({
 
 const TEST_SEVERITY = { passed: 'success', failed: 'error', not_run: 'warning' } as const;
 
-export function TestsTab({ tests, language }: { tests?: TestResult; language: CodeLanguage }) {
+/**
+ * Tests: how the run ended in words (the runner's exit status explained, not a number), whether
+ * the package reproduces, the tests and their output, and the repairs.
+ */
+export function TestsTab({
+  tests,
+  results,
+  language,
+}: {
+  tests?: TestResult;
+  results: CodeResults;
+  language: CodeLanguage;
+}) {
   if (!tests) return <Waiting what="The tests" />;
   const { run } = tests;
   const counts = run.passed !== null ? ` ${run.passed} passed, ${run.failed ?? 0} failed.` : '';
@@ -172,8 +221,13 @@ export function TestsTab({ tests, language }: { tests?: TestResult; language: Co
           ? `Tests passed in the sandbox.${counts}`
           : run.status === 'failed'
             ? `Tests failed in the sandbox.${counts} ${run.error ?? ''}`
-            : `Tests were not run: ${run.error ?? 'the sandbox is unavailable'}`}
+            : run.outcome === 'not_written'
+              ? (run.error ?? 'The model wrote no tests.')
+              : `Tests were not run: ${(run.error ?? 'the sandbox is unavailable').replace(/^The tests were not run: /, '')}`}
       </Alert>
+      <Box>
+        <Reproducibility results={results} />
+      </Box>
       <Typography variant="body2" color="text.secondary">
         {tests.test_file}, run against {tests.code_file} (
         {tests.code_source === 'repaired'
@@ -181,7 +235,9 @@ export function TestsTab({ tests, language }: { tests?: TestResult; language: Co
           : `${tests.code_source} code`}
         )
       </Typography>
-      <CodeEditor value={tests.test_code} language={language} readOnly label="Test code" />
+      {tests.test_code && (
+        <CodeEditor value={tests.test_code} language={language} readOnly label="Test code" />
+      )}
       {run.output && (
         <Box>
           <Typography variant="subtitle2" component="h3">
