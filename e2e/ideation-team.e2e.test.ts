@@ -204,9 +204,15 @@ describe('Ideation screen', () => {
     const works = openalex.worksFor(QUESTIONS[2]!.searchQuery, 5);
     await first.getByRole('link', { name: `OpenAlex ${works[0]!.id}` }).waitFor();
     await first.getByText(/works in OpenAlex match “food prices poverty”/).waitFor();
-    expect(
-      await first.getByRole('link', { name: 'Start a literature review' }).getAttribute('href'),
-    ).toBe(`/app/literature-team?question=${encodeURIComponent(QUESTIONS[2]!.question)}`);
+    const review = new URL(
+      (await first.getByRole('link', { name: 'Start a literature review' }).getAttribute('href'))!,
+      server.baseUrl,
+    );
+    expect(review.pathname).toBe('/app/literature-team');
+    expect(review.searchParams.get('question')).toBe(QUESTIONS[2]!.question);
+    // The model's words carry its mark; the works, the retrieved one.
+    await first.getByText('Written by the model, not checked').first().waitFor();
+    await first.getByText('Retrieved and verified').waitFor();
     expect(await generate.isDisabled()).toBe(false);
     await expectAxeClean(page, 'questions');
     await shot(page, 'ideation-human-desktop');
@@ -231,6 +237,11 @@ describe('Ideation screen', () => {
       QUESTIONS[1]!.question,
     ]);
     expect(consoleErrors.filter((e) => /Failed to parse/.test(e))).toEqual([]);
+
+    // "Start a literature review" opens the Literature screen with the question filled in.
+    await first.getByRole('link', { name: 'Start a literature review' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Literature Review Team' }).waitFor();
+    expect(await page.getByLabel('Research question').inputValue()).toBe(QUESTIONS[2]!.question);
     await page.context().close();
   }, 120_000);
 

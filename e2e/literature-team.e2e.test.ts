@@ -9,7 +9,14 @@ import {
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
 import { ruleFromJson } from '../test/llm-server/scripts';
 import { launchBrowser, startServer, type RunningServer } from './harness';
-import { approvedUser, expectAxeClean, openPage, shot, type Session } from './web-pages.helpers';
+import {
+  approvedUser,
+  call,
+  expectAxeClean,
+  openPage,
+  shot,
+  type Session,
+} from './web-pages.helpers';
 
 /**
  * The Literature Review Team screen in Chromium against the real server, the fixture sources
@@ -155,6 +162,10 @@ describe('Literature Review Team screen', () => {
     expect(text).not.toContain('Fakeauthor');
     expect(text).toContain('Claim check: not supported by the abstract');
     await page.getByText('removed by the verifier').waitFor();
+    // The model's sections carry its mark; the verification counts the figures it checked.
+    await report.getByText('Written by the model, not checked').first().waitFor();
+    await page.getByText(/\d+ of \d+ figures unverified/).waitFor();
+    await report.getByRole('heading', { name: 'Publication Trends (computed)' }).waitFor();
     await page.getByLabel('Show Markdown Code').check();
     expect(await page.getByLabel('Report Markdown').textContent()).toContain('## Introduction');
     await page.getByLabel('Show Markdown Code').uncheck();
@@ -180,6 +191,92 @@ describe('Literature Review Team screen', () => {
     await page.getByText(/Saved the report as the document/).waitFor();
     await page.context().close();
   });
+
+  it('takes the question, the library and the search settings from the screen and the project', async () => {
+    const token = me.tokens.accessToken;
+    const project = await call<{ data: { project: { id: string } } }>(
+      server.baseUrl,
+      'POST',
+      '/api/projects',
+      {
+        token,
+        body: {
+          title: 'Conservation payments',
+          researchArea: 'Environmental Economics',
+          researchQuestions: ['Do land titles raise investment?', REVIEW_QUESTION],
+        },
+      },
+    );
+    expect(project.status).toBe(201);
+    const projectId = project.body.data.project.id;
+    const bib = await call(server.baseUrl, 'POST', '/api/documents', {
+      token,
+      body: {
+        name: 'My conservation library',
+        category: 'literature_review',
+        format: 'bib',
+        projectId,
+        content:
+          '@article{wunder2008, title={Payments for environmental services and the poor: ' +
+          'concepts and preliminary evidence}, author={Wunder, Sven}, year={2008}, ' +
+          'abstract={Payments for ecosystem services can reduce poverty when the poor sell conservation.}}',
+      },
+    });
+    expect(bib.status).toBe(201);
+
+    // Opened from Ideation's link: the question is filled in, in the project.
+    const page = await open(
+      `/app/literature-team?projectId=${projectId}&question=${encodeURIComponent('Why do wages differ?')}`,
+    );
+    const questionField = page.getByLabel('Research question', { exact: true });
+    expect(await questionField.inputValue()).toBe('Why do wages differ?');
+
+    // A research question of the project replaces it.
+    await page.getByRole('combobox', { name: 'A research question of the project' }).click();
+    await page.getByRole('option', { name: REVIEW_QUESTION }).click();
+    expect(await questionField.inputValue()).toBe(REVIEW_QUESTION);
+
+    // Search settings: two sources, the years, 10 works and the project's BibTeX document.
+    await page.getByRole('button', { name: /^Search settings/ }).click();
+    await page.getByRole('checkbox', { name: 'arXiv' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Semantic Scholar' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Crossref' }).uncheck();
+    await page.getByLabel('Number of works').fill('500');
+    await page.getByRole('button', { name: 'Start Literature Review' }).click();
+    await page.getByText('A number from 5 to 100').waitFor();
+    await page.getByLabel('Number of works').fill('10');
+    await page.getByLabel('Published from').fill('2000');
+    await page.getByRole('checkbox', { name: 'My conservation library (BIB)' }).check();
+    await expectAxeClean(page, 'literature search settings');
+    await page.getByRole('button', { name: 'Start Literature Review' }).click();
+
+    await waitForCheckpoint(page, 'Checkpoint 1: Literature Search Review');
+    await page.getByRole('tab', { name: 'Console Logs' }).click();
+    await page
+      .getByText('Read 1 works from the project document "My conservation library"')
+      .waitFor();
+    await page
+      .getByText(/kept the top \d+ by relevance, citations and recency \(published 2000-…\)/)
+      .waitFor();
+
+    // The session is the project's, with the settings chosen.
+    const sessionId = new URL(page.url()).searchParams.get('sessionId');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const stored = await call<{
+      session: { projectId: string; configuration: Record<string, unknown> };
+    }>(server.baseUrl, 'GET', `/api/agents/sessions/${sessionId}`, { token });
+    expect(stored.body.session.projectId).toBe(projectId);
+    expect(stored.body.session.configuration).toMatchObject({
+      sources: ['openalex', 'library'],
+      fromYear: 2000,
+      topN: 10,
+      libraryDocumentIds: [
+        bib.body && (bib.body as { data: { document: { id: string } } }).data.document.id,
+      ],
+    });
+    await shot(page, 'literature-project-inputs');
+    await page.context().close();
+  }, 120_000);
 
   it('shows the built-in sample data, labelled, when the server answers 404', async () => {
     const page = await open('/app/literature-team?session=00000000-0000-4000-8000-000000000000');
