@@ -100,6 +100,9 @@ export const modelWorkflow = defineWorkflowAdapter({
         periods: c.periods,
         ...(targetData ? { targetData } : {}),
         ...(context ? { context } : {}),
+        // a custom step's .mod file (its phases import it from the input)
+        ...(c.modFile ? { modFile: c.modFile } : {}),
+        ...(c.modFileName ? { modFileName: c.modFileName } : {}),
       },
       configuration: c.irfPeriods ? { irfPeriods: c.irfPeriods } : {},
       inputs,
