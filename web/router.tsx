@@ -85,7 +85,7 @@ export const routes: RouteObject[] = [
               ...TEAM_MANIFESTS.map((manifest) => ({
                 path: manifest.route,
                 element: (
-                  <TeamScopeProvider teamId={manifest.id}>
+                  <TeamScopeProvider teamId={manifest.id} teams={TEAM_MANIFESTS}>
                     <TeamGate manifest={manifest} />
                   </TeamScopeProvider>
                 ),

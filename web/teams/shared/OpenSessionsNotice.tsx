@@ -2,12 +2,18 @@ import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import { useOpenTeamSessions } from '../../api/queries/sessions';
-import { useTeamManifests } from '../useTeamManifests';
 import { openSessionState, teamSessionHref } from './sessionLinks';
-import { useTeamScope, type OpenSession } from './teamScope';
+import { useTeamScope, type OpenSession, type TeamRef } from './teamScope';
 
-function SessionList({ sessions, teamId }: { sessions: readonly OpenSession[]; teamId: string }) {
-  const manifests = useTeamManifests();
+function SessionList({
+  sessions,
+  teamId,
+  manifests,
+}: {
+  sessions: readonly OpenSession[];
+  teamId: string;
+  manifests: readonly TeamRef[];
+}) {
   const name = (teamId: string) => manifests.find((m) => m.id === teamId)?.name ?? teamId;
   return (
     <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
@@ -51,7 +57,11 @@ export function OpenSessionsNotice() {
           ? 'You have reached the limit of open sessions. Finish, cancel or reset one of these, then start again:'
           : 'You have reached the limit of open sessions. Finish, cancel or reset one, then start again.'}
         {scope.openSessions.length > 0 && (
-          <SessionList sessions={scope.openSessions} teamId={scope.teamId} />
+          <SessionList
+            sessions={scope.openSessions}
+            teamId={scope.teamId}
+            manifests={scope.teams}
+          />
         )}
       </Alert>
     );
@@ -65,6 +75,7 @@ export function OpenSessionsNotice() {
         : `You have ${sessions.length} open sessions of this team:`}
       <SessionList
         teamId={scope.teamId}
+        manifests={scope.teams}
         sessions={sessions.map((s) => ({
           sessionId: s.sessionId,
           teamId: s.teamId,

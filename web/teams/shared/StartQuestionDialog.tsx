@@ -4,7 +4,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useTeamManifests } from '../useTeamManifests';
 import { openSessionState } from './sessionLinks';
 import { useTeamScope } from './teamScope';
 
@@ -14,10 +13,9 @@ import { useTeamScope } from './teamScope';
  */
 export function StartQuestionDialog() {
   const scope = useTeamScope();
-  const manifests = useTeamManifests();
   const question = scope?.question;
   if (!scope) return null;
-  const team = manifests.find((m) => m.id === scope.teamId)?.name ?? scope.teamId;
+  const team = scope.teams.find((m) => m.id === scope.teamId)?.name ?? scope.teamId;
   const session = question?.session;
   const state = session ? openSessionState(session).toLowerCase() : '';
   const started = session?.createdAt

@@ -11,6 +11,12 @@ import { makeSession } from './testing/fakeRuntime';
 import { TeamScopeProvider, useTeamScope, type StartChoice, type TeamScope } from './teamScope';
 import { TeamScreenLayout } from './TeamScreenLayout';
 
+/** The team screens the frame names and links (the router gives the manifests). */
+const TEAMS = [
+  { id: 'literature', route: 'literature-team', name: 'Literature Review' },
+  { id: 'data', route: 'data-team', name: 'Data' },
+];
+
 const ME = '11111111-1111-4111-8111-111111111111';
 const SOMEONE = '22222222-2222-4222-8222-222222222222';
 const MINE = '33333333-3333-4333-8333-333333333333';
@@ -82,7 +88,7 @@ function Inside({ children }: { children?: React.ReactNode }) {
 
 function renderFrame(path: string, children?: React.ReactNode) {
   return renderWithApp(
-    <TeamScopeProvider teamId="literature">
+    <TeamScopeProvider teamId="literature" teams={TEAMS}>
       <TeamScreenLayout title="Literature Review Team" funFacts={false}>
         <Inside>{children}</Inside>
       </TeamScreenLayout>

@@ -9,6 +9,12 @@ import { TeamScopeProvider, useTeamScope, type TeamScope } from './teamScope';
 import { useTeamSession, type TeamSession } from './useTeamSession';
 import type { GenericStartInput } from './endpoints';
 
+/** The team screens the frame names and links (the router gives the manifests). */
+const TEAMS = [
+  { id: 'literature', route: 'literature-team', name: 'Literature Review' },
+  { id: 'data', route: 'data-team', name: 'Data' },
+];
+
 const ME = '11111111-1111-4111-8111-111111111111';
 const SOMEONE = '22222222-2222-4222-8222-222222222222';
 const PROJECT = '33333333-3333-4333-8333-333333333333';
@@ -39,7 +45,7 @@ function onRoute(path: string, http = new FakeRuntimeHttp()) {
   });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MemoryRouter initialEntries={[path]}>
-      <TeamScopeProvider teamId="literature">
+      <TeamScopeProvider teamId="literature" teams={TEAMS}>
         <Probe />
         {children}
       </TeamScopeProvider>

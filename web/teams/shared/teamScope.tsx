@@ -11,6 +11,7 @@ import {
 import { useSearchParams } from 'react-router';
 import type { SessionStatus } from '../../../common/agents';
 import { useSessionUser } from '../../api/session';
+import type { TeamManifest } from '../manifest';
 
 /**
  * What a team screen shares with the address bar and with the frame around it, so that every
@@ -71,8 +72,13 @@ export interface StartQuestion {
 }
 export type StartChoice = 'resume' | 'start' | 'cancel';
 
+/** What the frame needs of a team to name it and link to its screen. */
+export type TeamRef = Pick<TeamManifest, 'id' | 'route' | 'name'>;
+
 export interface TeamScope {
   teamId: string;
+  /** The team screens, to name a session's team and link to it (given by the router). */
+  teams: readonly TeamRef[];
   /** The signed-in user's id (undefined when the stored user has none). */
   userId: string | undefined;
   sessionId: string | undefined;
@@ -137,7 +143,16 @@ type Change = Partial<Record<typeof SESSION_PARAM | typeof PROJECT_PARAM, string
  * The scope of one team route: reads and replaces the address's parameters, and keeps what the
  * session hook and the frame tell each other.
  */
-export function TeamScopeProvider({ teamId, children }: { teamId: string; children: ReactNode }) {
+export function TeamScopeProvider({
+  teamId,
+  teams,
+  children,
+}: {
+  teamId: string;
+  /** The team screens (the router's list; the shared UI does not import it, which would loop). */
+  teams: readonly TeamRef[];
+  children: ReactNode;
+}) {
   const [params, setParams] = useSearchParams();
   const user = useSessionUser();
   // Two changes in one tick (the session and its project) must not undo each other: each starts
@@ -208,6 +223,7 @@ export function TeamScopeProvider({ teamId, children }: { teamId: string; childr
   const value = useMemo<TeamScope>(
     () => ({
       teamId,
+      teams,
       userId: user?.id,
       sessionId,
       projectId,
@@ -225,6 +241,7 @@ export function TeamScopeProvider({ teamId, children }: { teamId: string; childr
     }),
     [
       teamId,
+      teams,
       user?.id,
       sessionId,
       projectId,
