@@ -21,10 +21,6 @@ const COLORS: Record<WorkflowStepStatus, 'default' | 'info' | 'warning' | 'succe
   cancelled: 'default',
 };
 
-export function workflowStatusLabel(status: WorkflowStepStatus): string {
-  return LABELS[status];
-}
-
 /**
  * A workflow's or a step's status. `live`: a polite live region, so a screen reader hears the
  * workflow move on (one per page).
