@@ -32,6 +32,19 @@ describe('serializeError', () => {
     expect(out.stack).toMatch(/\n {4}at /);
   });
 
+  it('keeps a message logged as a string, without the values of a failed query', () => {
+    const message = new DrizzleQueryError(
+      'select * from users where email = $1',
+      ['private@uni.example'],
+      new Error('boom'),
+    ).message;
+    expect(serializeError(message)).toBe('Failed query: select * from users where email = $1');
+    expect(serializeError('terminating connection due to administrator command')).toBe(
+      'terminating connection due to administrator command',
+    );
+    expect(serializeError(undefined)).toBeUndefined();
+  });
+
   it('keeps ordinary errors as they are', () => {
     const out = serializeError(new Error('plain'));
     expect(out.message).toBe('plain');

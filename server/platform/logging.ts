@@ -22,7 +22,14 @@ const SECRET_QUERY_PARAMS = [
  * Errors are logged without the values of a failed query: drizzle's error carries them in
  * `params` and in its message (password hashes, token hashes, e-mail addresses).
  */
-export function serializeError(err: Error): pino.SerializedError {
+export function serializeError(err: Error): pino.SerializedError;
+export function serializeError(err: unknown): unknown;
+export function serializeError(err: unknown): unknown {
+  // Many callers log `{ err: error.message }`: a string is kept, without a failed query's values
+  // (spreading it as an error threw inside the logger, which crashed the process on an 'error'
+  // event, e.g. when the database ended a connection).
+  if (typeof err === 'string') return err.replace(/\nparams: [\s\S]*$/, '');
+  if (!(err instanceof Error)) return err;
   const out = { ...pino.stdSerializers.err(err) };
   delete out.params;
   out.message = out.message.replace(/\nparams: [\s\S]*$/, '');
