@@ -143,3 +143,25 @@ describe('expression parser', () => {
     expect(equationToLatex(expr)).toBe('y_{t} = c_{t} \\, \\overline{c_{t}}');
   });
 });
+
+describe('hostile expressions', () => {
+  const resolve = (name: string) => (name === 'a' ? ('param' as const) : undefined);
+
+  it('refuses nesting deeper than the limit with an expression error, not a stack overflow', () => {
+    const huge = '('.repeat(50_000) + 'a' + ')'.repeat(50_000);
+    expect(() => parseExpression(huge, resolve)).toThrow(ExpressionError);
+    const deep = '('.repeat(300) + 'a' + ')'.repeat(300);
+    expect(() => parseExpression(deep, resolve)).toThrow(/nested more than 200 levels/);
+    expect(() => parseExpression('-'.repeat(300) + 'a', resolve)).toThrow(/nested more than 200/);
+  });
+
+  it('accepts nesting up to the limit', () => {
+    const ok = '('.repeat(150) + 'a' + ')'.repeat(150);
+    expect(parseExpression(ok, resolve)).toMatchObject({ kind: 'sym', name: 'a' });
+  });
+
+  it('refuses an expression longer than the token limit', () => {
+    const long = Array.from({ length: 3000 }, () => 'a').join('+');
+    expect(() => parseExpression(long, resolve)).toThrow(/longer than 5000/);
+  });
+});

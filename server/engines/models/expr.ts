@@ -87,14 +87,34 @@ function tokenize(text: string): Token[] {
 
 export type SymbolResolver = (name: string) => SymbolRole | undefined;
 
+/**
+ * Deepest nesting of brackets, functions and signs an expression may have. The parser and every
+ * walk over its tree recurse, so a hostile file of 50,000 brackets would overflow the stack; no
+ * economic model comes near this.
+ */
+export const MAX_EXPRESSION_NESTING = 200;
+/**
+ * Longest expression, in tokens: a chain of sums is parsed in a loop but makes a tree as deep as
+ * it is long, which the walks over the tree would then recurse through.
+ */
+export const MAX_EXPRESSION_TOKENS = 5000;
+
 class Parser {
   private index = 0;
+  private depth = 0;
   /** Nodes written inside parentheses (to tell `a^(b^c)` from `a^b^c`). */
   private readonly bracketed = new WeakSet<Expr>();
   constructor(
     private readonly tokens: Token[],
     private readonly resolve: SymbolResolver,
-  ) {}
+  ) {
+    if (tokens.length > MAX_EXPRESSION_TOKENS) {
+      throw new ExpressionError(
+        `expression longer than ${MAX_EXPRESSION_TOKENS} symbols and operators`,
+        0,
+      );
+    }
+  }
 
   private peek(): Token {
     return this.tokens[this.index] as Token;
@@ -148,8 +168,28 @@ class Parser {
     return expr;
   }
 
+  /** Counts one level of nesting around `parse`, refusing past MAX_EXPRESSION_NESTING. */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_EXPRESSION_NESTING) {
+      const tok = this.peek();
+      throw new ExpressionError(
+        `expression nested more than ${MAX_EXPRESSION_NESTING} levels deep (position ${tok.pos + 1})`,
+        tok.pos,
+      );
+    }
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
+
   // sum := product (('+'|'-') product)*
   private parseSum(): Expr {
+    return this.nested(() => this.parseSumAtThisLevel());
+  }
+
+  private parseSumAtThisLevel(): Expr {
     let left = this.parseProduct();
     while (this.isOp('+') || this.isOp('-')) {
       const op = this.opText() as '+' | '-';
@@ -172,11 +212,11 @@ class Parser {
   private parseUnary(): Expr {
     if (this.isOp('-')) {
       this.next();
-      return { kind: 'neg', arg: this.parseUnary() };
+      return { kind: 'neg', arg: this.nested(() => this.parseUnary()) };
     }
     if (this.isOp('+')) {
       this.next();
-      return this.parseUnary();
+      return this.nested(() => this.parseUnary());
     }
     return this.parsePower();
   }
