@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -188,6 +189,65 @@ describe('Data team from a web address', () => {
     await page.getByRole('tab', { name: 'Console Logs' }).click();
     await page.getByText(/^Downloaded pwt\.csv \(\d+ bytes\)$/).waitFor();
     await page.context().close();
+  });
+});
+
+describe('Data team: missing-value tokens, the saved profile and a catalog dataset', () => {
+  /** An R export: NA where a number is missing, "." and "-" as other tools write them. */
+  const R_EXPORT = [
+    '"country","year","gdp_usd","inflation"',
+    '"A",2000,1.5,2.1',
+    '"A",2001,NA,2.4',
+    '"A",2002,2.5,.',
+    '"B",2000,,1.9',
+    '"B",2001,4,-',
+    '"B",2002,5.5,2.2',
+  ].join('\n');
+
+  it('reads NA as missing, lists the tokens, saves the profile as a document, and analyses the stored dataset again from the catalog', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'r-export-'));
+    const file = path.join(dir, 'r_export.csv');
+    fs.writeFileSync(file, R_EXPORT);
+    const page = await open();
+    // The defaults are chosen: the empty cell, NA, N/A, NaN, null, "." and "-".
+    await page.getByRole('combobox', { name: 'Read as missing' }).waitFor();
+    await page.getByRole('button', { name: 'NA', exact: true }).waitFor();
+    await page.locator('#data-file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    await checkpointHeading(page).waitFor({ timeout: 90_000 });
+    const tokens = page.getByRole('table', { name: 'Missing-value tokens found' });
+    await tokens.getByRole('row', { name: /gdp_usd .*NA ×1/ }).waitFor();
+    await tokens.getByRole('row', { name: /inflation .*\. ×1, - ×1/ }).waitFor();
+    // gdp_usd stayed numeric: its mean is computed from 1.5, 2.5, 4 and 5.5.
+    await page
+      .getByRole('table', { name: 'Column statistics' })
+      .getByRole('row', { name: /^gdp_usd/ })
+      .getByText('3.375')
+      .waitFor();
+    await page.getByRole('button', { name: 'Approve & Continue' }).click();
+    await page.getByText(/Analysis completed on “r_export”/).waitFor({ timeout: 90_000 });
+    await page.getByRole('link', { name: 'open it in Documentation' }).click();
+    await page.getByText('Data profile: r_export').first().waitFor();
+    await page.getByText('Data dictionary').first().waitFor();
+
+    // The same dataset, now stored, from the catalog: analysed in place.
+    const again = await open();
+    await again.getByLabel('Data source').click();
+    await again.getByRole('option', { name: 'From the project / catalog' }).click();
+    await again.getByRole('button', { name: 'Start Analysis' }).click();
+    await again.getByText('Please choose a dataset from the project or the catalog').waitFor();
+    await again.getByLabel('Dataset', { exact: true }).click();
+    await again.getByRole('option', { name: 'r_export (6 rows)' }).click();
+    await again.getByRole('button', { name: 'Start Analysis' }).click();
+    await checkpointHeading(again).waitFor({ timeout: 90_000 });
+    await again.getByRole('button', { name: 'Approve & Continue' }).click();
+    await again.getByText(/Analysis completed on “r_export”/).waitFor({ timeout: 90_000 });
+    await again.getByRole('tab', { name: 'Console Logs' }).click();
+    await again.getByText(/^Reading "r_export" from the catalog: 6 rows and 4 columns/).waitFor();
+    await expectAxeClean(again, 'data team from the catalog');
+    await page.context().close();
+    await again.context().close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
