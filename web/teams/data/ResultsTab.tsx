@@ -16,6 +16,7 @@ import {
   type AnalysisResult,
   type SourceResult,
 } from '../../../common/teams/data';
+import { asSentence } from '../../../common/text';
 import { fmtNumber } from '../../components/formatNumber';
 import { OriginMark } from '../../components/OriginMark';
 import { AlertList } from './ProfileTab';
@@ -292,7 +293,7 @@ export function ResultsTab({
     <Stack spacing={3}>
       {source && (
         <Typography variant="body2" color="text.secondary">
-          {source.description} Licence: {source.license}. Cite as: {source.citation}
+          {source.description} Licence: {asSentence(source.license)} Cite as: {source.citation}
         </Typography>
       )}
       {!result ? (

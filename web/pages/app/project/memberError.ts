@@ -1,3 +1,5 @@
+import { asSentence as sentence } from '../../../../common/text';
+
 /**
  * Turns a failed "add member" reply into a sentence for the field it is about. The server names
  * the field first ("email: no approved account uses this e-mail address"), which reads like a
@@ -11,13 +13,6 @@ export interface MemberError {
 export const UNKNOWN_MEMBER_TEXT =
   'No approved account uses this e-mail address. Check the spelling, or ask your colleague to ' +
   "register and wait for an administrator's approval.";
-
-function sentence(text: string): string {
-  const t = text.trim();
-  if (!t) return t;
-  const first = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?]$/.test(first) ? first : `${first}.`;
-}
 
 export function memberErrorOf(error: Error & { status?: number }): MemberError {
   const message = error.message;
