@@ -4,6 +4,7 @@ import {
   workflowReplySchema,
   type CreateWorkflowRequest,
   type Workflow,
+  type WorkflowListReply,
   type WorkflowStatus,
 } from '../../../common/workflows';
 import { checkedApi, unwrap } from '../client';
@@ -41,8 +42,12 @@ export function useProjectWorkflows(projectId: string | undefined) {
   });
 }
 
-/** GET /api/workflows/:id, read again every 2 s while it runs or waits. */
+/**
+ * GET /api/workflows/:id, read again every 2 s while it runs or waits; each read also updates the
+ * workflow in its project's cached list, so the list never shows an older status than the run.
+ */
 export function useWorkflow(id: string | undefined) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: workflowKeys.detail(id ?? ''),
     queryFn: ({ signal }) =>
@@ -52,7 +57,20 @@ export function useWorkflow(id: string | undefined) {
           `/api/workflows/${encodeURIComponent(id ?? '')}`,
           signal,
         ),
-      ).then((r) => r.workflow),
+      ).then((r) => {
+        const workflow = r.workflow;
+        client.setQueryData<WorkflowListReply>(
+          workflowKeys.byProject(workflow.projectId),
+          (list) =>
+            list
+              ? {
+                  ...list,
+                  workflows: list.workflows.map((w) => (w.id === workflow.id ? workflow : w)),
+                }
+              : list,
+        );
+        return workflow;
+      }),
     enabled: Boolean(id),
     refetchInterval: (q) =>
       q.state.data && isWorkflowLive(q.state.data.status) ? WORKFLOW_POLL_MS : false,
