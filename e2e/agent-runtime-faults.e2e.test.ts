@@ -36,7 +36,7 @@ import { E2E_ADMIN, signInAsAdmin } from './support';
 
 const baseDbUrl = process.env.TEST_DATABASE_URL;
 const dbName = `ea_faults_${crypto.randomBytes(5).toString('hex')}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-faults-'));
+let dataDir: string | undefined;
 const procs: RuntimeProcess[] = [];
 const sockets: TestSocket[] = [];
 let databaseUrl: string;
@@ -63,7 +63,7 @@ const isUpdate = (m: WsServerMessage): m is WsSessionUpdateMessage => m.type ===
 function common(): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
+    DATA_DIR: dataDir!,
     JWT_SECRET: 'faults-test-jwt-secret-0123456789abcdef0123',
     AGENT_LEASE_SECONDS: String(LEASE_SECONDS),
     LLM_PROVIDER: 'openai-compatible',
@@ -80,7 +80,7 @@ async function startWeb(): Promise<{ proc: RuntimeProcess; url: string }> {
     PORT: String(port),
     HOST: '127.0.0.1',
     EMBEDDED_WORKER: 'false',
-    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    WEB_DIST_DIR: path.join(dataDir!, 'no-web'),
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
   });
@@ -226,6 +226,8 @@ describe.skipIf(!baseDbUrl)(
       url.pathname = `/${dbName}`;
       databaseUrl = url.toString();
 
+      // Made here, not at load: a skipped suite leaves nothing behind.
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-faults-'));
       llm = await startScriptedLlmServer();
       for (const phase of ['analyse', 'draft']) {
         llm.script({
@@ -259,7 +261,7 @@ describe.skipIf(!baseDbUrl)(
         await admin.query(`drop database if exists ${dbName} with (force)`);
         await admin.end();
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
     const configuration = { useModel: true, modelInAnalyse: true, delayMs: PHASE_DELAY_MS };
