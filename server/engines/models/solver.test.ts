@@ -90,10 +90,7 @@ describe('closed forms', () => {
       const size = psiYa * (sigma * (1 - ra) + phiY) * a;
       expect(run.irfs.e_a!.x![h]).toBeCloseTo(-(1 - beta * ra) * Lambda(ra) * size, 14);
       expect(run.irfs.e_a!.pi![h]).toBeCloseTo(-kappa * Lambda(ra) * size, 14);
-      expect(run.irfs.e_a!.y![h]).toBeCloseTo(
-        psiYa * a - (1 - beta * ra) * Lambda(ra) * size,
-        14,
-      );
+      expect(run.irfs.e_a!.y![h]).toBeCloseTo(psiYa * a - (1 - beta * ra) * Lambda(ra) * size, 14);
     }
     expect(run.blanchardKahn).toMatchObject({
       satisfied: true,

@@ -61,7 +61,8 @@ describe('project documents as the library', () => {
         id: 'b',
         name: 'refs',
         format: 'bib',
-        content: '@article{k, title={Minimum wages and employment}, author={Card, David}, year={1994}}',
+        content:
+          '@article{k, title={Minimum wages and employment}, author={Card, David}, year={1994}}',
       },
       p: { id: 'p', name: 'paper.pdf', format: 'pdf', content: pdfText },
     };
