@@ -203,7 +203,12 @@ async function main(): Promise<void> {
                 ? MULTIPART_HEADERS
                 : { 'content-type': 'application/json' }),
           },
-          body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
+          body:
+            body === undefined
+              ? undefined
+              : Buffer.isBuffer(body)
+                ? new Uint8Array(body)
+                : JSON.stringify(body),
         });
         const text = await res.text();
         stats.requests++;

@@ -11,7 +11,7 @@ import type { RuntimeCore } from '../runtime/runtime-core';
 import type { SessionActor } from '../runtime/types';
 import { adapterOf } from './adapters';
 import type { WorkflowEngine } from './engine';
-import { describeWorkflow } from './view';
+import { describeWorkflow } from '../../db/workflow-view';
 
 export type { CreateWorkflowRequest };
 type CreateInput = z.output<typeof createWorkflowRequestSchema>;

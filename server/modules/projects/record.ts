@@ -7,7 +7,7 @@ import { WORKFLOW_STAGES, type WorkflowStage } from '../../../common/projects';
 import type { Dataset } from '../../../common/datasets';
 import type { AuthUser } from '../../platform/access';
 import type { DocumentSummary } from '../../../common/documents';
-import type { WorkflowRow } from '../../db/schema';
+import { describeWorkflow } from '../../db/workflow-view';
 import type { RecordStore } from './record-store';
 import type { ProjectsService } from './service';
 
@@ -34,23 +34,6 @@ export function progressOf(completedTeams: readonly string[], teams: RecordTeams
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function workflowOf(row: WorkflowRow) {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    ownerId: row.ownerId,
-    name: row.name,
-    status: row.status,
-    currentStep: row.currentStep,
-    steps: row.steps,
-    error: row.error,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    startedAt: iso(row.startedAt),
-    completedAt: iso(row.completedAt),
-  };
-}
 
 export function createRecordService(deps: {
   store: RecordStore;
@@ -101,11 +84,13 @@ export function createRecordService(deps: {
       for (const w of workflowRows) {
         for (const step of w.steps) if (step.sessionId) workflowOfSession.set(step.sessionId, w.id);
       }
-      const { covered, reached } = progressOf(work.completedTeams, teams);
+      // Worked out from the sessions as they are now, so the record agrees with its own session
+      // list even in the moment between a session's completion and the stored stage's update.
+      const { covered, reached, workflowStage, progress } = progressOf(work.completedTeams, teams);
       return {
         projectId,
-        workflowStage: project.workflowStage,
-        progress: project.metrics.progress,
+        workflowStage: workflowStage ?? project.workflowStage,
+        progress,
         stagesReached: reached,
         stagesCovered: covered,
         sessions: sessions.map((s) => ({
@@ -123,7 +108,7 @@ export function createRecordService(deps: {
           link: sessionRecordLink(s.teamId, s.id, projectId),
           workflowId: workflowOfSession.get(s.id) ?? null,
         })),
-        workflows: workflowRows.map(workflowOf),
+        workflows: workflowRows.map(describeWorkflow),
         documents: documents.documents,
         datasets,
         researchQuestions: project.researchQuestions,

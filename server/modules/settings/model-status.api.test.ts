@@ -359,6 +359,7 @@ describe('a saved base URL that does not parse', () => {
     expect(models.message, models.message).toMatch(/base URL.*not a valid URL/);
     const tested = result((await user.post('/api/settings/test-connection', {})).body);
     expect(tested.ok).toBe(false);
+    if (tested.ok) throw new Error('expected a failure');
     expect(tested.message).toMatch(/base URL.*not a valid URL/);
     const s = status((await user.get('/api/settings/model-status')).body);
     expect(s.configured).toBe(false);

@@ -1,9 +1,12 @@
-import type { Workflow } from '../../../common/workflows';
-import type { WorkflowRow } from '../../db/schema/workflows';
+import type { Workflow } from '../../common/workflows';
+import type { WorkflowRow } from './schema/workflows';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** A stored workflow as the API shows it. */
+/**
+ * A stored workflow as the API shows it: one shape for the workflows routes and the project's
+ * research record, kept beside the row it reads so both layers can use it.
+ */
 export function describeWorkflow(row: WorkflowRow): Workflow {
   return {
     id: row.id,
