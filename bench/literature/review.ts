@@ -1,5 +1,5 @@
 /**
- * A default literature review (agent-teams.md Literature team, issue 10) in process, through the
+ * A default literature review (the Literature team with its default settings) in process, through the
  * team's HTTP routes, against the fixture sources answering after a fixed delay (real formats,
  * test/fixtures/literature-sources) and the scripted model server answering after a fixed delay.
  * Each checkpoint is approved at once, so the numbers are the machine's, not a person's.
