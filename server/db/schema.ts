@@ -14,3 +14,4 @@ export * from './schema/notifications';
 export * from './schema/agents';
 export * from './schema/platform';
 export * from './schema/workflows';
+export * from './schema/usage';
