@@ -5,11 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/db';
 import { openPglite, type DatabaseHandle } from '../db/connect';
 import { emailOutbox, refreshTokens, users } from '../db/schema';
 import { verifyPassword } from '../modules/auth/passwords';
+import { ACCESS_REVOKED_CHANNEL } from '../agents/runtime/ws';
+import { createPostgresEventBus } from '../platform/events';
+
+const silentLog = pino({ level: 'silent' }) as FastifyBaseLogger;
 
 /** `npm run admin -- create --email X --password Y`, run as an operator would. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -176,10 +182,26 @@ describe('npm run admin -- create', () => {
         );
         expect(res.code).toBe(0);
         expect(res.stdout).toContain('Created administrator pg-boss@uni.example');
-        expect(await adminRow(handle, 'pg-boss@uni.example')).toMatchObject({
-          role: 'admin',
-          status: 'approved',
-        });
+        const admin = await adminRow(handle, 'pg-boss@uni.example');
+        expect(admin).toMatchObject({ role: 'admin', status: 'approved' });
+
+        // A reset tells the running servers on the bus, so the account's sockets close at once.
+        const bus = await createPostgresEventBus(handle.url, handle.pool, silentLog);
+        const heard: unknown[] = [];
+        bus.subscribe(ACCESS_REVOKED_CHANNEL, (payload) => heard.push(payload));
+        await bus.ready();
+        try {
+          const reset = await runAdmin(
+            ['reset-password', '--email', 'pg-boss@uni.example', '--password', 'cli-password-3'],
+            { DATABASE_URL: handle.url, DATA_DIR: dataDir },
+            true,
+          );
+          expect(reset.stderr).toBe('');
+          expect(reset.code).toBe(0);
+          await expect.poll(() => heard, { timeout: 5000 }).toEqual([{ userId: admin!.id }]);
+        } finally {
+          await bus.close();
+        }
       } finally {
         await handle.close();
       }

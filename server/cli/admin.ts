@@ -3,11 +3,13 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { emailSchema, passwordSchema } from '../../common/auth';
 import { ConfigError, loadConfig } from '../config';
+import { announceAccessRevoked } from '../agents/runtime/ws';
 import { DataDirInUseError, openDatabase, type DatabaseHandle } from '../db/connect';
 import { passwordChangedMail, replacePassword } from '../modules/auth/service';
 import { createAuthStore } from '../modules/auth/store';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
 import { protectDataDir } from '../platform/data-dir';
+import { createPostgresEventBus } from '../platform/events';
 import { createMailer, type Mailer } from '../platform/mailer';
 
 const USAGE = [
@@ -99,12 +101,39 @@ async function resetPassword(
     return 1;
   }
   const ended = await replacePassword(store, user.id, password);
+  await announceToRunningServers(database, user.id);
   const mail = await mailer.send(passwordChangedMail(user, 'administrator'));
   if (mail.status === 'failed') console.error(`The e-mail telling ${email} could not be sent.`);
   console.log(
     `New password set for ${email}; ${ended} session${ended === 1 ? '' : 's'} signed out.`,
   );
   return 0;
+}
+
+/**
+ * On PostgreSQL the servers may be running: they are told on the bus, as a reset from the admin
+ * area tells them, so the account's open sockets close at once rather than at the next heartbeat.
+ * The embedded database cannot be open in a server while this command holds it, so there is
+ * nobody to tell. A failure to tell is reported, not fatal: the token version has moved on and
+ * every server refuses the old tokens at their next use.
+ */
+async function announceToRunningServers(database: DatabaseHandle, userId: string): Promise<void> {
+  if (database.kind !== 'postgres') return;
+  const log = pino({ level: 'silent' }) as FastifyBaseLogger;
+  try {
+    const bus = await createPostgresEventBus(database.url, database.pool, log);
+    try {
+      await announceAccessRevoked(bus, undefined, userId);
+    } finally {
+      await bus.close();
+    }
+  } catch (err) {
+    console.error(
+      `Could not tell running servers (their sockets close at the next heartbeat): ${
+        err instanceof Error ? err.message : String(err)
+      }`,
+    );
+  }
 }
 
 main().then(
