@@ -7,6 +7,7 @@ import { notificationsRoutes } from './notifications/routes';
 import { projectsRoutes } from './projects/routes';
 import { settingsRoutes } from './settings/routes';
 import { systemRoutes } from './system/routes';
+import { usageRoutes } from './usage/routes';
 import { usersRoutes } from './users/routes';
 import { waitingListRoutes } from './waiting-list/routes';
 
@@ -33,4 +34,5 @@ export async function registerModules(app: Api, ctx: AppContext): Promise<void> 
   await documentsRoutes(app, ctx);
   notificationsRoutes(app, ctx);
   dashboardRoutes(app, ctx);
+  usageRoutes(app, ctx);
 }
