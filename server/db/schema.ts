@@ -14,4 +14,5 @@ export * from './schema/notifications';
 export * from './schema/agents';
 export * from './schema/platform';
 export * from './schema/workflows';
+export * from './schema/presence';
 export * from './schema/usage';
