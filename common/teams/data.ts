@@ -435,6 +435,10 @@ export const chartSpecSchema = z.discriminatedUnion('kind', [
     xLabel: z.string(),
     x: z.array(z.union([z.string(), z.number()])),
     series: z.array(seriesSchema),
+    /** 'year': x holds whole years (drawn as 1960, never 1,960). */
+    xKind: z.enum(['year', 'number', 'text']).optional(),
+    /** One series per entity: the entity column and how many entities it has in all. */
+    seriesBy: z.object({ column: z.string(), total: z.number() }).optional(),
   }),
   z.object({
     ...chartBase,
@@ -478,6 +482,9 @@ export type ChartAggregate = (typeof CHART_AGGREGATES)[number];
 
 const columnName = z.string().trim().min(1, 'column name is required').max(300);
 
+/** Most series a line chart draws one per entity. */
+export const MAX_CHART_ENTITIES = 30;
+
 /**
  * A chart of a catalog dataset (Data Explorer, Data Visualization tab). Which fields a type
  * needs: line x + y (1..5), bar x (+ y), scatter x + y[0], pie x, histogram x, heatmap and
@@ -490,6 +497,12 @@ export const chartRequestSchema = z.object({
   x: columnName.optional(),
   y: z.array(columnName).max(30, 'at most 30 y columns').default([]),
   aggregate: z.enum(CHART_AGGREGATES).default('mean'),
+  /** Line: one series per value of this column (a panel's entity), of the first y column. */
+  seriesBy: columnName.optional(),
+  /** With seriesBy: the entities to draw (default: those with the most values). */
+  entities: z.array(z.string().max(300)).max(MAX_CHART_ENTITIES).optional(),
+  /** With seriesBy: at most this many series (default 12). */
+  maxSeries: z.number().int().min(1).max(MAX_CHART_ENTITIES).default(12),
 });
 export type ChartRequest = z.input<typeof chartRequestSchema>;
 
@@ -644,6 +657,21 @@ export const API_SOURCE_INFO: Record<ApiSource, { label: string; example: string
       help: 'owner/dataset or owner/dataset/file.csv (needs your Kaggle username and key)',
     },
   };
+
+/**
+ * An API source in a request: one of API_SOURCES, or the agent-teams spec's spelling `worldbank`
+ * for `world_bank` (read as `world_bank`).
+ */
+export const API_SOURCE_ALIASES = { worldbank: 'world_bank' } as const satisfies Record<
+  string,
+  ApiSource
+>;
+const apiSourceField = (field: string) =>
+  z
+    .enum([...API_SOURCES, ...(Object.keys(API_SOURCE_ALIASES) as ['worldbank'])], {
+      message: `${field} must be one of: ${API_SOURCES.join(', ')} (worldbank is read as world_bank)`,
+    })
+    .transform((v): ApiSource => (v === 'worldbank' ? API_SOURCE_ALIASES[v] : v));
 
 /** The screen's texts: form checks, and the fallbacks when the server gives no message. */
 export const DATA_MESSAGES = {
@@ -909,9 +937,7 @@ export const analyzeRequestSchema = z
     analysisType: analysisTypeField,
     config: z
       .object({
-        datasetSource: z
-          .enum(API_SOURCES, { message: `datasetSource must be one of: ${API_SOURCES.join(', ')}` })
-          .optional(),
+        datasetSource: apiSourceField('datasetSource').optional(),
         datasetId: z.string().max(2000).optional(),
         missingTokens: missingTokensSchema.optional(),
       })
@@ -956,7 +982,7 @@ export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
 
 /** POST /fetch-dataset, body {source, datasetId, analysisType}. */
 export const fetchDatasetRequestSchema = z.object({
-  source: z.enum(API_SOURCES, { message: `source must be one of: ${API_SOURCES.join(', ')}` }),
+  source: apiSourceField('source'),
   datasetId: datasetIdField,
   analysisType: analysisTypeField,
   projectId: projectIdField,
@@ -1087,7 +1113,7 @@ export const derivedDatasetReplySchema = z.object({
 export type DerivedDatasetReply = z.infer<typeof derivedDatasetReplySchema>;
 
 export const explorerFetchRequestSchema = z.object({
-  source: z.enum(API_SOURCES, { message: `source must be one of: ${API_SOURCES.join(', ')}` }),
+  source: apiSourceField('source'),
   datasetId: datasetIdField,
   name: newNameField.optional(),
 });
@@ -1110,3 +1136,56 @@ export const explorerUploadFieldsSchema = z.object({
   /** A JSON list of missing-value tokens (see missingTokensSchema). */
   missingTokens: z.preprocess(jsonText, missingTokensSchema).optional(),
 });
+
+// --- Data Explorer: reshaping a panel (wide <-> long) ----------------------------------------
+
+export const RESHAPE_DIRECTIONS = ['wide_to_long', 'long_to_wide'] as const;
+export type ReshapeDirection = (typeof RESHAPE_DIRECTIONS)[number];
+/** Most rows a reshape may write (a larger result is refused with 422). */
+export const MAX_RESHAPE_ROWS = 5_000_000;
+/** Most columns long-to-wide may make from the time column's values (422 above). */
+export const MAX_RESHAPE_COLUMNS = 1000;
+
+/**
+ * Wide to long: the id columns stay, every value column becomes one row per id (its name in
+ * `timeName`, parsed as an integer year when every value column is named by a year, e.g. "1960"
+ * or WDI DataBank's "1960 [YR1960]"; its cell in `valueName`, empty cells missing). Without
+ * `valueColumns`, the value columns are the other columns named by a year.
+ * Long to wide: one row per combination of the id columns, one column per value of
+ * `timeColumn` holding `valueColumn` (a pair of id and time found twice is refused).
+ */
+export const reshapeSpecSchema = z.discriminatedUnion(
+  'direction',
+  [
+    z.object({
+      direction: z.literal('wide_to_long'),
+      idColumns: z
+        .array(columnName)
+        .min(1, 'choose at least one id column')
+        .max(20, 'at most 20 id columns'),
+      valueColumns: z.array(columnName).max(MAX_RESHAPE_COLUMNS).optional(),
+      timeName: columnName.default('year'),
+      valueName: columnName.default('value'),
+      dropMissing: z.boolean().default(false),
+    }),
+    z.object({
+      direction: z.literal('long_to_wide'),
+      idColumns: z
+        .array(columnName)
+        .min(1, 'choose at least one id column')
+        .max(20, 'at most 20 id columns'),
+      timeColumn: columnName,
+      valueColumn: columnName,
+      /** Put before each new column's name (e.g. "gdp_" gives gdp_1960). */
+      prefix: z.string().max(100).default(''),
+    }),
+  ],
+  { message: 'direction must be wide_to_long or long_to_wide' },
+);
+export type ReshapeSpec = z.input<typeof reshapeSpecSchema>;
+
+export const reshapeRequestSchema = z.object({
+  spec: reshapeSpecSchema,
+  name: newNameField,
+});
+export type ReshapeRequest = z.input<typeof reshapeRequestSchema>;

@@ -11,7 +11,7 @@ import { familyOf } from './columns';
 import { queryOne, queryRows, toNumber, type Cell } from './duckdb';
 import { DataError } from './errors';
 import type { ColumnInfo } from './ingest';
-import { ident } from './sql';
+import { ident, literal } from './sql';
 import { binExpression, histogramBins, MAX_HISTOGRAM_BINS } from './stats';
 import { buildPeriodTable, dateLabel, findTimeIndex, periodFrequency } from './timeseries';
 
@@ -235,6 +235,123 @@ const AGG_SQL: Record<ChartAggregate, (x: string) => string> = {
   median: (x) => `quantile_cont(${x}, 0.5)`,
 };
 
+/**
+ * How a line chart's x values read: 'year' when every one is a whole number from 1000 to 2999
+ * (drawn as 1960, never 1,960), 'number' for other numbers, else 'text'.
+ */
+export function xKindOf(values: (Cell | undefined)[]): 'year' | 'number' | 'text' {
+  if (values.length === 0 || !values.every((v) => typeof v === 'number')) return 'text';
+  return values.every((v) => Number.isInteger(v) && v >= 1000 && v <= 2999) ? 'year' : 'number';
+}
+
+/**
+ * A line chart with one series per entity (a panel's country, firm, ...) of one measure: the
+ * entities asked for, or those with the most values (then by name), at most maxSeries of them.
+ */
+async function linePerEntity(
+  conn: DuckDBConnection,
+  request: ChartRequest,
+  x: string,
+  key: string,
+  ys: string[],
+  entity: string,
+): Promise<ChartSpec> {
+  if (ys.length !== 1) {
+    throw new DataError(
+      'invalid_request',
+      'One line per entity draws one measure: choose one numeric column (or no entity column to compare several measures).',
+    );
+  }
+  if (entity === x) {
+    throw new DataError('invalid_request', 'The entity column cannot also be the x axis.');
+  }
+  const yName = ys[0]!;
+  const aggregate = request.aggregate ?? 'mean';
+  const max = request.maxSeries ?? 12;
+  const e = `${ident(entity)}::VARCHAR`;
+  const v = `${ident(yName)}::DOUBLE`;
+  const total =
+    toNumber(
+      (await queryOne(conn, `SELECT count(DISTINCT ${e}) AS n FROM src WHERE ${e} IS NOT NULL`)).n,
+    ) ?? 0;
+  let chosen: string[];
+  if (request.entities && request.entities.length > 0) {
+    const asked = request.entities;
+    const found = await queryRows(
+      conn,
+      `SELECT DISTINCT ${e} AS e FROM src WHERE ${e} IN (${asked.map((a) => literal(a)).join(', ')})`,
+    );
+    const have = new Set(found.map((r) => String(r.e)));
+    const unknown = asked.filter((a) => !have.has(a));
+    if (unknown.length > 0) {
+      throw new DataError(
+        'invalid_request',
+        `${entity} has no value ${unknown.map((u) => `"${u}"`).join(', ')}.`,
+      );
+    }
+    chosen = asked;
+  } else {
+    chosen = (
+      await queryRows(
+        conn,
+        `SELECT ${e} AS e FROM src WHERE ${e} IS NOT NULL GROUP BY 1 ORDER BY count(${v}) DESC, 1 LIMIT ${max}`,
+      )
+    ).map((r) => String(r.e));
+  }
+  const inList = chosen.map((c) => literal(c)).join(', ');
+  const rows =
+    chosen.length === 0
+      ? []
+      : await queryRows(
+          conn,
+          `WITH g AS (SELECT ${e} AS e, ${key} AS k, ${AGG_SQL[aggregate](v)} AS v FROM src
+                      WHERE ${key} IS NOT NULL AND ${e} IN (${inList}) GROUP BY 1, 2),
+                ks AS (SELECT k, ntile(${MAX_LINE_POINTS}) OVER (ORDER BY k) AS b FROM (SELECT DISTINCT k FROM g)),
+                kb AS (SELECT b, min(k) AS k0 FROM ks GROUP BY b)
+           SELECT kb.k0 AS k, g.e AS e, avg(g.v) AS v
+           FROM g JOIN ks ON g.k = ks.k JOIN kb ON ks.b = kb.b GROUP BY 1, 2 ORDER BY 1`,
+        );
+  const xs: Cell[] = [];
+  const at = new Map<string, number>();
+  for (const r of rows) {
+    const k = label(r.k) + (typeof r.k === 'number' ? '#n' : '#t');
+    if (!at.has(k)) {
+      at.set(k, xs.length);
+      xs.push(r.k ?? null);
+    }
+  }
+  const series = chosen.map((name) => ({
+    name,
+    values: new Array<number | null>(xs.length).fill(null),
+  }));
+  const index = new Map(chosen.map((c, i) => [c, i]));
+  for (const r of rows) {
+    const s = series[index.get(String(r.e))!]!;
+    s.values[at.get(label(r.k) + (typeof r.k === 'number' ? '#n' : '#t'))!] = toNumber(r.v);
+  }
+  const distinctX =
+    toNumber((await queryOne(conn, `SELECT count(DISTINCT ${key}) AS n FROM src`)).n) ?? 0;
+  const which = request.entities && request.entities.length > 0 ? 'chosen' : 'with the most values';
+  return {
+    id: `line-${x}-by-${entity}`,
+    kind: 'line',
+    title: `${yName} by ${x}, one line per ${entity}`,
+    description:
+      `${aggregate} of ${yName} per value of ${x} for each ${entity}` +
+      (total > chosen.length
+        ? `: showing ${chosen.length} of ${total} (those ${which}).`
+        : ` (${chosen.length}).`) +
+      (distinctX > MAX_LINE_POINTS
+        ? ` Averaged into ${MAX_LINE_POINTS} buckets of ${distinctX} values of ${x}.`
+        : ''),
+    xLabel: x,
+    x: xs.map((k) => (typeof k === 'number' ? k : label(k))),
+    xKind: xKindOf(xs),
+    series,
+    seriesBy: { column: entity, total },
+  };
+}
+
 /** A chart the researcher asked for in the Data Explorer. */
 export async function requestedChart(
   conn: DuckDBConnection,
@@ -281,6 +398,9 @@ export async function requestedChart(
       if (y.length === 0) need(undefined, 'y');
       const ys = y.slice(0, 5).map((n) => need(n, 'y', true));
       const key = familyOf(byName.get(x)!.type) === 'numeric' ? `${ident(x)}::DOUBLE` : ident(x);
+      if (request.seriesBy !== undefined) {
+        return linePerEntity(conn, request, x, key, ys, need(request.seriesBy, 'series'));
+      }
       const aggs = ys
         .map((n, i) => `${AGG_SQL[aggregate](`${ident(n)}::DOUBLE`)} AS v${i}`)
         .join(', ');
@@ -303,6 +423,7 @@ export async function requestedChart(
             : '.'),
         xLabel: x,
         x: rows.map((r) => (typeof r.k === 'number' ? r.k : label(r.k))),
+        xKind: xKindOf(rows.map((r) => r.k)),
         series: ys.map((n, i) => ({ name: n, values: rows.map((r) => toNumber(r[`v${i}`])) })),
       };
     }

@@ -8,6 +8,7 @@ import type {
   DatasetProfile,
   FeatureSpec,
   IntegrationSpec,
+  ReshapeSpec,
   TransformReport,
 } from '../../../common/teams/data';
 import { chartRequestSchema, integrationSpecSchema } from '../../../common/teams/data';
@@ -24,6 +25,7 @@ import { asDataError } from './pipeline';
 import { previewRows, type RowPage } from './preview';
 import { withMissingTokens } from './missing-tokens';
 import { profileFile, profileSource } from './profile';
+import { reshape } from './reshape';
 import { withSource } from './source';
 
 export { DataError, isDataError, type DataErrorCode } from './errors';
@@ -74,6 +76,8 @@ export interface ProfilingEngine {
   ): Promise<TransformReport>;
   features(parquetFile: string, spec: FeatureSpec, out: string): Promise<TransformReport>;
   clean(parquetFile: string, spec: CleaningSpec, out: string): Promise<TransformReport>;
+  /** Wide to long or long to wide (reshape.ts). */
+  reshape(parquetFile: string, spec: ReshapeSpec, out: string): Promise<TransformReport>;
   close(): void;
 }
 
@@ -119,6 +123,7 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
     },
     features: (file, spec, out) => engineerFeatures(db, file, spec, out),
     clean: (file, spec, out) => cleanDataset(db, file, spec, out),
+    reshape: (file, spec, out) => reshape(db, file, spec, out),
     close: () => {
       db.close();
       scans.close();

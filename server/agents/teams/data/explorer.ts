@@ -22,6 +22,7 @@ import { DataSourceError, type FetchedDataset } from '../../../sources/data-sour
 import { teamActor, type Api, type SessionActor, type Workspace } from '../../kit';
 import { registerDataset } from './catalog';
 import type { DataKit } from './data-kit';
+import { registerReshapeRoute } from './explorer-reshape';
 import { receiveUpload, refuseDataFile } from './upload';
 
 /**
@@ -125,6 +126,8 @@ export async function registerExplorerRoutes(app: Api, kit: DataKit): Promise<vo
     await rm(path.dirname(fetched.file), { recursive: true, force: true });
     return { dataset, rows: profile.rowCount, columns: profile.columnCount };
   }
+
+  registerReshapeRoute(app, kit, { storedData, saveDerived, refuse: asBadRequest });
 
   app.get(
     '/datasets/:id/rows',
