@@ -5,7 +5,9 @@
  *
  *   npx tsx bench/bundle-size.ts [distDir=dist/web]
  *
- * Budgets (web-platform issue): landing under 150 KB gzip, no route over 350 KB.
+ * Budgets: the landing route under 120 KB gzip (performance issue; it was 150 KB before), no
+ * route over 350 KB. The public routes must load no team manifest, editor, chart or math code:
+ * e2e/bundle-budget.e2e.test.ts checks both after the build.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,8 +55,14 @@ if (!entryKey) throw new Error('no entry chunk in the manifest');
 /** The lazy layout chunks a route renders, outermost first, then its page. */
 const PUBLIC = ['layouts/PublicLayout.tsx'];
 const PUBLIC_WITH_API = [...PUBLIC, 'api/ServerStateOutlet.tsx'];
-const APP = ['api/ServerStateOutlet.tsx', 'layouts/AppShell.tsx'];
-const ADMIN = ['api/ServerStateOutlet.tsx', 'layouts/AdminGuard.tsx', 'layouts/AppShell.tsx'];
+// The signed-in areas' routes (web/appRoutes.tsx) are one lazy chunk below ServerStateOutlet.
+const APP = ['api/ServerStateOutlet.tsx', 'appRoutes.tsx', 'layouts/AppShell.tsx'];
+const ADMIN = [
+  'api/ServerStateOutlet.tsx',
+  'appRoutes.tsx',
+  'layouts/AdminGuard.tsx',
+  'layouts/AppShell.tsx',
+];
 const ROUTES: Array<[route: string, layouts: string[], page: string]> = [
   ['/', PUBLIC, 'pages/public/LandingPage.tsx'],
   ['/login', PUBLIC_WITH_API, 'pages/public/LoginPage.tsx'],
@@ -81,6 +89,7 @@ const ROUTES: Array<[route: string, layouts: string[], page: string]> = [
   ['/app/code-team', [...APP, 'teams/TeamGate.tsx'], 'teams/code/CodeTeamPage.tsx'],
 ];
 
+const LANDING_GOAL_KB = 120;
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const rows: string[] = [];
 let overBudget = false;
@@ -96,7 +105,7 @@ for (const [route, layouts, pageKey] of ROUTES) {
   closure(pageKey, files);
   const js = [...files].filter((f) => f.endsWith('.js'));
   const total = js.reduce((sum, f) => sum + gzipSize(f), 0);
-  const budget = route === '/' ? 150 * 1024 : 350 * 1024;
+  const budget = route === '/' ? LANDING_GOAL_KB * 1024 : 350 * 1024;
   const ok = total <= budget;
   overBudget ||= !ok;
   rows.push(
