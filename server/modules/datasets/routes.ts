@@ -8,12 +8,14 @@ import {
 } from '../../../common/datasets';
 import type { Api, AppContext } from '../../context';
 import { currentUser } from '../../platform/access';
+import { datasetExportRoutes } from './export-routes';
 import { createDatasetsService } from './service';
 import { createDatasetsStore } from './store';
 
 export function datasetsRoutes(app: Api, ctx: AppContext) {
   const service = createDatasetsService(ctx.db, createDatasetsStore(ctx.db));
   const user = { access: 'user' as const };
+  datasetExportRoutes(app, ctx, service);
 
   app.get('/api/datasets', {
     config: user,
