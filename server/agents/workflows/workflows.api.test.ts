@@ -142,6 +142,25 @@ describe('creating a workflow', () => {
     });
     expect(model.statusCode).toBe(400);
     expect(errorReplySchema.parse(model.json()).message).toContain('steps.0.config.modelType');
+    // A custom model's .mod file is imported when the workflow is created, not steps later.
+    const mod = await call(owner.accessToken, 'POST', '/api/workflows', {
+      projectId,
+      name: 'Unreadable .mod',
+      steps: [
+        testStep('wages'),
+        {
+          team: 'model',
+          config: {
+            modelType: 'custom',
+            modFile: 'var y; varexo e; parameters rho; rho = 0.9;\nmodel;\ny = rho*y(-1) + ;\nend;',
+          },
+        },
+      ],
+    });
+    expect(mod.statusCode).toBe(400);
+    expect(errorReplySchema.parse(mod.json()).message).toMatch(
+      /^steps\.1\.config\.modFile \(step 2, Model[^)]*\): The \.mod file cannot be imported: .*line \d+/,
+    );
   });
 
   it('refuses bodies that break the contract with 400', async () => {

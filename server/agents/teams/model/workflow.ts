@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CUSTOM_MODEL,
   MAX_TARGET_COLUMNS,
   TARGET_FREQUENCIES,
   developModelRequestSchema,
@@ -9,7 +10,9 @@ import {
   type TargetDataInput,
 } from '../../../../common/teams/model';
 import type { WorkflowIo } from '../../../../common/workflows';
+import { ModImportError } from '../../../engines/models/errors';
 import { defineWorkflowAdapter, sessionResults } from '../../kit';
+import { importSessionModFile } from './session-model';
 
 /**
  * Model as a workflow step: the step's config is the start body without the project. What it
@@ -28,7 +31,26 @@ const config = z
     targetColumns: z.array(targetColumnSchema).min(1).max(MAX_TARGET_COLUMNS).optional(),
     frequency: z.enum(TARGET_FREQUENCIES).optional(),
   })
-  .strict();
+  .strict()
+  // A custom step's .mod file is imported when the workflow is created, as the develop route
+  // does at a start, so a file the engine cannot read is refused then, not steps later.
+  .superRefine((c, ctx) => {
+    if (c.modelType !== CUSTOM_MODEL || !c.modFile) return;
+    try {
+      importSessionModFile({
+        modelType: CUSTOM_MODEL,
+        modFile: c.modFile,
+        ...(c.modFileName ? { modFileName: c.modFileName } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof ModImportError)) throw err;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['modFile'],
+        message: `The .mod file cannot be imported: ${err.message} (construct: ${err.construct}, line ${err.line})`,
+      });
+    }
+  });
 
 export const modelWorkflow = defineWorkflowAdapter({
   config,
