@@ -301,12 +301,21 @@ export const wsAgentControlSchema = z.object({
   executionId: z.uuid(),
 });
 export const wsPingSchema = z.object({ type: z.literal('ping') });
+/**
+ * The screen shows this session now (and the page is visible): while it does, reaching a
+ * checkpoint of the session notifies nobody (the researcher sees it happen). `unwatch` ends it;
+ * so does closing the connection.
+ */
+export const wsWatchSchema = z.object({ type: z.literal('watch'), sessionId: z.uuid() });
+export const wsUnwatchSchema = z.object({ type: z.literal('unwatch'), sessionId: z.uuid() });
 
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
   wsSubscribeSchema,
   wsUnsubscribeSchema,
   wsAgentControlSchema,
   wsPingSchema,
+  wsWatchSchema,
+  wsUnwatchSchema,
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
 
@@ -337,6 +346,12 @@ export const wsControlResultSchema = z.object({
   status: sessionStatusSchema.optional(),
   error: z.string().optional(),
 });
+/** The answer to watch / unwatch: whether the connection now watches the session. */
+export const wsWatchingSchema = z.object({
+  type: z.literal('watching'),
+  sessionId: z.uuid(),
+  watching: z.boolean(),
+});
 /** A message the server could not act on (bad JSON, unknown type, unknown team). */
 export const wsErrorSchema = z.object({ type: z.literal('error'), error: z.string() });
 
@@ -347,6 +362,7 @@ export const wsServerMessageSchema = z.discriminatedUnion('type', [
   wsSubscribedSchema,
   wsUnsubscribedSchema,
   wsControlResultSchema,
+  wsWatchingSchema,
   wsErrorSchema,
 ]);
 export type WsServerMessage = z.infer<typeof wsServerMessageSchema>;

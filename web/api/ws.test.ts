@@ -171,6 +171,59 @@ describe('TeamSocket', () => {
     });
   });
 
+  it('watches the shown session while the page is visible, again after a reconnect', () => {
+    const factory = fakeSocketFactory();
+    const timers = new ManualTimers();
+    let visible = true;
+    const listeners = new Set<() => void>();
+    const client = new TeamSocket({
+      url: 'ws://example.test/ws',
+      getToken: () => 'tok-1',
+      createSocket: factory.create,
+      timers,
+      pingIntervalMs: 0,
+      visibility: {
+        isVisible: () => visible,
+        onChange: (l) => {
+          listeners.add(l);
+          return () => listeners.delete(l);
+        },
+      },
+    });
+    const sockets = factory.sockets;
+    const setVisible = (v: boolean) => {
+      visible = v;
+      for (const l of [...listeners]) l();
+    };
+    const off = client.watch(A);
+    const off2 = client.watch(A);
+    sockets[0]!.serverOpen();
+    expect(sockets[0]!.sentMessages).toEqual([{ type: 'watch', sessionId: A }]);
+    // Another tab in front: the researcher no longer sees it.
+    setVisible(false);
+    expect(sockets[0]!.sentMessages.at(-1)).toEqual({ type: 'unwatch', sessionId: A });
+    setVisible(true);
+    expect(sockets[0]!.sentMessages.at(-1)).toEqual({ type: 'watch', sessionId: A });
+    sockets[0]!.serverClose(1006);
+    timers.advance(3000);
+    sockets[1]!.serverOpen();
+    expect(sockets[1]!.sentMessages).toEqual([{ type: 'watch', sessionId: A }]);
+    // Hidden during a reconnect: nothing is watched on the new connection.
+    setVisible(false);
+    sockets[1]!.serverClose(1006);
+    timers.advance(3000);
+    sockets[2]!.serverOpen();
+    expect(sockets[2]!.sentMessages).toEqual([]);
+    setVisible(true);
+    expect(sockets[2]!.sentMessages).toEqual([{ type: 'watch', sessionId: A }]);
+    // The screen leaves the session when its last holder does.
+    off();
+    expect(sockets[2]!.sentMessages).toHaveLength(1);
+    off2();
+    expect(sockets[2]!.sentMessages.at(-1)).toEqual({ type: 'unwatch', sessionId: A });
+    expect(listeners.size).toBe(0);
+  });
+
   it('keeps single-session subscriptions when the team-wide one of the same team ends', () => {
     const { client, sockets } = setup();
     const offAll = client.subscribe('literature-team', {});

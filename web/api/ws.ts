@@ -17,6 +17,8 @@ import { getAuth } from './session';
  * - reads `connection-established` (clientId) and `session-update` messages; a message that
  *   cannot be parsed is ignored;
  * - sends subscribe / unsubscribe / agent-control / ping; a send while disconnected is dropped;
+ * - tells the server which sessions the screen shows (watch / unwatch) while the page is
+ *   visible, so their checkpoints are not notified (the researcher sees them happen);
  * - reconnects at most 5 times, waiting 3 s times the attempt number, and re-subscribes after
  *   every reconnect;
  * - when the server refuses the token it tries one token refresh before reconnecting.
@@ -66,7 +68,24 @@ export interface TeamSocketOptions {
   reconnectBaseMs?: number;
   /** 0 turns the keep-alive ping off. */
   pingIntervalMs?: number;
+  /**
+   * Whether the page is visible now, and a way to hear when that changes (returns the remover);
+   * defaults to document.visibilityState and its visibilitychange event.
+   */
+  visibility?: {
+    isVisible(): boolean;
+    onChange(listener: () => void): () => void;
+  };
 }
+
+const documentVisibility = {
+  isVisible: () => typeof document === 'undefined' || document.visibilityState !== 'hidden',
+  onChange: (listener: () => void) => {
+    if (typeof document === 'undefined') return () => undefined;
+    document.addEventListener('visibilitychange', listener);
+    return () => document.removeEventListener('visibilitychange', listener);
+  },
+};
 
 const OPEN = 1;
 
@@ -142,6 +161,11 @@ export class TeamSocket {
   /** Set by close(): the socket was closed on purpose and must not come back. */
   private stopped = false;
   private readonly subscriptions = new Map<string, Subscription>();
+  /** Sessions shown on screen -> how many holders. */
+  private readonly watched = new Map<string, number>();
+  /** Whether the server was last told the page is visible (watches sent on this connection). */
+  private watchingSent = false;
+  private offVisibility: (() => void) | undefined;
   private readonly messageListeners = new Set<(message: ServerMessage) => void>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
 
@@ -157,6 +181,7 @@ export class TeamSocket {
       maxReconnects: options.maxReconnects ?? WS_MAX_RECONNECTS,
       reconnectBaseMs: options.reconnectBaseMs ?? WS_RECONNECT_BASE_MS,
       pingIntervalMs: options.pingIntervalMs ?? WS_PING_INTERVAL_MS,
+      visibility: options.visibility ?? documentVisibility,
     };
   }
 
@@ -258,6 +283,47 @@ export class TeamSocket {
     };
   }
 
+  /**
+   * The screen shows this session: while the page is visible the server knows (watch), so the
+   * session's checkpoints are not notified; hidden, or once the last holder calls the returned
+   * function, it does not (unwatch). Sent again after every reconnect. Connects if needed.
+   */
+  watch(sessionId: string): () => void {
+    const held = this.watched.get(sessionId) ?? 0;
+    this.watched.set(sessionId, held + 1);
+    if (held === 0 && this.opts.visibility.isVisible()) {
+      this.send({ type: 'watch', sessionId });
+    }
+    this.offVisibility ??= this.opts.visibility.onChange(() => this.visibilityChanged());
+    this.connect();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const count = (this.watched.get(sessionId) ?? 1) - 1;
+      if (count > 0) {
+        this.watched.set(sessionId, count);
+        return;
+      }
+      this.watched.delete(sessionId);
+      this.send({ type: 'unwatch', sessionId });
+      if (this.watched.size === 0) {
+        this.offVisibility?.();
+        this.offVisibility = undefined;
+      }
+    };
+  }
+
+  /** The page was hidden or shown again: unwatch or watch every shown session. */
+  private visibilityChanged(): void {
+    const visible = this.opts.visibility.isVisible();
+    if (visible === this.watchingSent) return;
+    this.watchingSent = visible;
+    for (const sessionId of this.watched.keys()) {
+      this.send(visible ? { type: 'watch', sessionId } : { type: 'unwatch', sessionId });
+    }
+  }
+
   /** Every parsed server message. Returns the remover. */
   onMessage(listener: (message: ServerMessage) => void): () => void {
     this.messageListeners.add(listener);
@@ -306,6 +372,10 @@ export class TeamSocket {
           subscriptionType: sub.subscriptionType,
           filters: sub.filters,
         });
+      }
+      this.watchingSent = this.opts.visibility.isVisible();
+      if (this.watchingSent) {
+        for (const sessionId of this.watched.keys()) this.send({ type: 'watch', sessionId });
       }
       this.startPing();
     };

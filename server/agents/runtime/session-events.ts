@@ -66,14 +66,24 @@ export async function writeLog(
   return entry;
 }
 
-/** Records an in-app notification; a failure is logged, never thrown into the session. */
+/**
+ * Records an in-app notification about the session (grouped by session in the menu; a
+ * checkpoint once per session and checkpoint number); a failure is logged, never thrown into
+ * the session.
+ */
 export async function notifyOwner(
   core: RuntimeCore,
   row: AgentSessionRow,
   notification: NewNotification,
 ): Promise<void> {
   try {
-    await core.app.notify(row.ownerId, notification);
+    await core.app.notify(row.ownerId, {
+      ...notification,
+      sessionId: row.id,
+      ...(notification.kind === 'session_waiting' && row.checkpoint !== null
+        ? { dedupeKey: `checkpoint:${row.id}:${row.checkpoint}` }
+        : {}),
+    });
   } catch (err) {
     core.app.log.warn({ err: (err as Error).message, sessionId: row.id }, 'could not notify owner');
   }

@@ -17,6 +17,7 @@ import { AppError } from '../../platform/errors';
 import { currentUser, loadActiveUser } from '../../platform/access';
 import type { EventBus } from '../../platform/events';
 import { jsonTooDeep, TOO_DEEP_MESSAGE } from '../../platform/json-depth';
+import { createSessionPresence } from '../../platform/presence';
 import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 import { hydrateUpdate } from './session-events';
 import type { SessionActor, SessionService } from './service';
@@ -81,6 +82,8 @@ interface Client {
   alive: boolean;
   /** teamId -> session ids, or ALL for every session of the caller in that team. */
   subs: Map<string, Set<string>>;
+  /** Sessions its screen shows now (watch messages), mirrored in session_watchers. */
+  watching: Set<string>;
   /** Since when its unsent data has been over the limit. */
   overSince: number | undefined;
   /**
@@ -118,6 +121,15 @@ export function createWsHub(
   opts: { heartbeatMs: number; maxBufferedBytes: number },
 ): WsHub {
   const clients = new Set<Client>();
+  const presence = createSessionPresence(core.app.db);
+  /**
+   * How long a watch row lasts without a heartbeat's refresh: a process that dies leaves rows
+   * that stop counting within this time (its clients reconnect elsewhere and watch again).
+   */
+  const watchTtlMs = 2 * opts.heartbeatMs + 10_000;
+  const presenceFailed = (err: unknown) => {
+    core.app.log.warn({ err: (err as Error).message }, 'could not record which session is shown');
+  };
   const byUser = new Map<string, Set<Client>>();
   /** Admins' connections, which may follow other users' sessions by id. */
   const admins = new Set<Client>();
@@ -214,6 +226,8 @@ export function createWsHub(
       }
     }
     recheckAll();
+    const watchers = [...clients].filter((c) => c.watching.size > 0).map((c) => c.id);
+    if (watchers.length > 0) presence.refresh(watchers, watchTtlMs).catch(presenceFailed);
   }, opts.heartbeatMs);
   heartbeat.unref();
 
@@ -340,12 +354,19 @@ export function createWsHub(
     if (parsed.success) void accessRevoked(parsed.data.userId);
   });
 
-  function remove(client: Client): void {
+  /** Forgets a client; the promise settles when its watch rows are deleted (never rejects). */
+  function remove(client: Client): Promise<void> {
+    let unwatched = Promise.resolve();
+    if (client.watching.size > 0) {
+      client.watching.clear();
+      unwatched = presence.unwatch(client.id).catch(presenceFailed);
+    }
     clients.delete(client);
     admins.delete(client);
     const set = byUser.get(client.user.id);
     set?.delete(client);
     if (set && set.size === 0) byUser.delete(client.user.id);
+    return unwatched;
   }
 
   async function onMessage(client: Client, raw: string): Promise<void> {
@@ -372,7 +393,7 @@ export function createWsHub(
         type: 'error',
         error:
           typeof type === 'string' &&
-          !['subscribe', 'unsubscribe', 'agent-control', 'ping'].includes(type)
+          !['subscribe', 'unsubscribe', 'agent-control', 'ping', 'watch', 'unwatch'].includes(type)
             ? `Unknown message type: ${type.slice(0, 50)}`
             : `Invalid ${typeof type === 'string' ? type.slice(0, 50) : ''} message: ${parsed.error.issues
                 .map((i) => `${i.path.join('.') || 'message'}: ${i.message}`)
@@ -434,6 +455,32 @@ export function createWsHub(
         });
         return;
       }
+      case 'watch': {
+        if (!(await stillAllowed(client))) return;
+        if (!(await sessions.canSee(client.user, msg.sessionId))) {
+          send(client, { type: 'error', error: 'Session not found' });
+          return;
+        }
+        if (!client.watching.has(msg.sessionId) && client.watching.size >= MAX_SUBSCRIPTIONS) {
+          send(client, {
+            type: 'error',
+            error: `At most ${MAX_SUBSCRIPTIONS} watched sessions per connection`,
+          });
+          return;
+        }
+        client.watching.add(msg.sessionId);
+        await presence.watch(client.id, client.user.id, msg.sessionId, watchTtlMs);
+        // Closed while the row was written: take it back.
+        if (!clients.has(client)) await presence.unwatch(client.id);
+        else send(client, { type: 'watching', sessionId: msg.sessionId, watching: true });
+        return;
+      }
+      case 'unwatch': {
+        client.watching.delete(msg.sessionId);
+        await presence.unwatch(client.id, msg.sessionId);
+        send(client, { type: 'watching', sessionId: msg.sessionId, watching: false });
+        return;
+      }
       case 'agent-control': {
         if (!(await stillAllowed(client))) return;
         try {
@@ -468,10 +515,12 @@ export function createWsHub(
       // rest without a code, so clients know to reconnect (to another web process if there is
       // one) and fill the gap from the log cursor. Added first, so it runs first.
       app.addHook('preClose', async () => {
+        const removed: Promise<void>[] = [];
         for (const client of [...clients]) {
           client.socket.close(WS_CLOSE.goingAway, 'Server shutting down');
-          remove(client);
+          removed.push(remove(client));
         }
+        await Promise.all(removed);
       });
       await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE } });
       // An upgrade refused before @fastify/websocket saw it (401 from access control runs first)
@@ -500,6 +549,7 @@ export function createWsHub(
             socket,
             alive: true,
             subs: new Map(),
+            watching: new Set(),
             overSince: undefined,
             expiresAt: auth.expiresAt,
             tokenVersion: auth.tokenVersion,
@@ -539,7 +589,9 @@ export function createWsHub(
       clearInterval(heartbeat);
       unsubscribe();
       unsubscribeRevocations();
+      const watchers = [...clients].filter((c) => c.watching.size > 0);
       for (const client of clients) client.socket.close(WS_CLOSE.goingAway, 'Server shutting down');
+      await Promise.all(watchers.map((c) => presence.unwatch(c.id).catch(presenceFailed)));
       clients.clear();
       byUser.clear();
       admins.clear();

@@ -1,5 +1,6 @@
 import { idParamSchema } from '../../../common/api';
 import {
+  notificationGroupsReplySchema,
   notificationListQuerySchema,
   notificationListReplySchema,
   notificationReadReplySchema,
@@ -22,6 +23,28 @@ export function notificationsRoutes(app: Api, ctx: AppContext) {
     handler: async (request) => ({
       success: true as const,
       data: await service.list(currentUser(request).id, request.query),
+    }),
+  });
+
+  app.get('/api/notifications/groups', {
+    config: user,
+    schema: {
+      querystring: notificationListQuerySchema,
+      response: { 200: notificationGroupsReplySchema },
+    },
+    handler: async (request) => ({
+      success: true as const,
+      data: await service.groups(currentUser(request).id, request.query),
+    }),
+  });
+
+  app.post('/api/notifications/sessions/:id/read', {
+    config: user,
+    schema: { params: idParamSchema, response: { 200: notificationReadReplySchema } },
+    handler: async (request) => ({
+      success: true as const,
+      message: 'Notifications of the session marked as read',
+      data: await service.markSessionRead(currentUser(request).id, request.params.id),
     }),
   });
 

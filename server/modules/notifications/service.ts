@@ -10,6 +10,7 @@ export function toNotification(row: NotificationRow): NotificationItem {
     title: row.title,
     message: row.message,
     ...(row.link ? { link: row.link } : {}),
+    ...(row.sessionId ? { sessionId: row.sessionId } : {}),
     read: row.readAt !== null,
     createdAt: row.createdAt.toISOString(),
   };
@@ -30,6 +31,31 @@ export function createNotificationsService(store: NotificationsStore) {
         limit: q.limit,
         offset: q.offset,
       };
+    },
+
+    async groups(userId: string, q: { unreadOnly: boolean; limit: number; offset: number }) {
+      const [{ groups, total }, unreadCount] = await Promise.all([
+        store.groups(userId, q),
+        store.unreadCount(userId),
+      ]);
+      return {
+        groups: groups.map((g) => ({
+          key: g.latest.sessionId ?? g.latest.id,
+          ...(g.latest.sessionId ? { sessionId: g.latest.sessionId } : {}),
+          latest: toNotification(g.latest),
+          count: g.count,
+          unreadCount: g.unreadCount,
+        })),
+        total,
+        unreadCount,
+        limit: q.limit,
+        offset: q.offset,
+      };
+    },
+
+    async markSessionRead(userId: string, sessionId: string) {
+      if (!(await store.markSessionRead(userId, sessionId))) throw notFound('Notification');
+      return { unreadCount: await store.unreadCount(userId) };
     },
 
     async markRead(userId: string, id: string) {

@@ -82,6 +82,8 @@ describe('useTeamSession', () => {
         subscriptionType: 'literature-team',
         filters: { sessionId: SESSION_ID },
       },
+      // The session is on screen: its checkpoints are not notified.
+      { type: 'watch', sessionId: SESSION_ID },
     ]);
   });
 
@@ -391,11 +393,14 @@ describe('useTeamSession', () => {
       results: {},
       error: undefined,
     });
-    expect(sockets[0]!.sentMessages.at(-1)).toEqual({
-      type: 'unsubscribe',
-      subscriptionType: 'literature-team',
-      filters: { sessionId: SESSION_ID },
-    });
+    expect(sockets[0]!.sentMessages.slice(-2)).toEqual([
+      {
+        type: 'unsubscribe',
+        subscriptionType: 'literature-team',
+        filters: { sessionId: SESSION_ID },
+      },
+      { type: 'unwatch', sessionId: SESSION_ID },
+    ]);
     push(makeUpdate('log_update', logData(2, 'late')));
     expect(hook.result.current.logs).toEqual([]);
     const calls = http.calls.length;

@@ -322,9 +322,12 @@ export function useTeamSession<TStart = GenericStartInput>(
       dispatch({ type: 'update', update: message });
     });
     const offSubscription = socket.subscribe(subscriptionType, { sessionId });
+    // The session is on screen: its checkpoints need no notification while the page is visible.
+    const offWatch = socket.watch(sessionId);
     return () => {
       offMessage();
       offSubscription();
+      offWatch();
     };
   }, [sessionId, subscriptionType, socket]);
 
