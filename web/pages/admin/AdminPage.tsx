@@ -36,6 +36,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../components/LoadingSkeleton';
 import { PageHeader } from '../../components/PageHeader';
 import { decisionOutcome, type Outcome } from './adminMessages';
+import { AdminUsage } from './AdminUsage';
 import { EditUserDialog } from './EditUserDialog';
 import { UsersTable } from './UsersTable';
 import { WaitingListTable } from './WaitingListTable';
@@ -307,6 +308,7 @@ export default function AdminPage() {
           )}
         </Box>
       </Paper>
+      <AdminUsage />
 
       {editing && (
         <EditUserDialog

@@ -24,6 +24,7 @@ import CodeOutlinedIcon from '@mui/icons-material/CodeOutlined';
 import TerminalOutlinedIcon from '@mui/icons-material/TerminalOutlined';
 import NotificationsNoneOutlinedIcon from '@mui/icons-material/NotificationsNoneOutlined';
 import SecurityOutlinedIcon from '@mui/icons-material/SecurityOutlined';
+import PaidOutlinedIcon from '@mui/icons-material/PaidOutlined';
 import { SETTINGS_SAVED_MS } from '../../../common/constants';
 import { SETTINGS_SAVED_MESSAGE } from '../../../common/settings';
 import { ConfirmDialog, ErrorAlert, LoadingSkeleton, PageHeader } from '../../components';
@@ -46,6 +47,7 @@ import { InterfaceSection } from './settings/InterfaceSection';
 import { NotificationsSection } from './settings/NotificationsSection';
 import { ProfileSection } from './settings/ProfileSection';
 import { RuntimeSection } from './settings/RuntimeSection';
+import { UsageSection } from './settings/UsageSection';
 import type { SectionProps } from './settings/types';
 import { useLeaveGuard } from './settings/useLeaveGuard';
 import { SecuritySection } from './settings/SecuritySection';
@@ -83,6 +85,7 @@ const CATEGORIES: Category[] = [
     icon: NotificationsNoneOutlinedIcon,
     Section: NotificationsSection,
   },
+  { id: 'usage', label: 'Usage & Cost', icon: PaidOutlinedIcon, Section: UsageSection },
   { id: 'security', label: 'Security', icon: SecurityOutlinedIcon },
 ];
 
@@ -241,7 +244,7 @@ export default function SettingsPage() {
                 <SecuritySection />
               )}
             </Paper>
-            {Section && (
+            {Section && category.id !== 'usage' && (
               <Paper
                 variant="outlined"
                 sx={{

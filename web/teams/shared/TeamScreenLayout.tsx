@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { FUN_FACTS_FOOTER_SPACE, FunFactsFooter } from './FunFactsFooter';
 import { OpenSessionsNotice } from './OpenSessionsNotice';
 import { ProjectPicker } from './ProjectPicker';
+import { SessionUsage } from './SessionUsage';
 import { StartQuestionDialog } from './StartQuestionDialog';
 
 export interface TeamScreenLayoutProps {
@@ -49,6 +50,7 @@ export function TeamScreenLayout({
         <Grid size={{ xs: 12, md: aside ? 8 : 12, lg: aside ? 9 : 12 }} sx={{ minWidth: 0 }}>
           <ProjectPicker />
           <OpenSessionsNotice />
+          <SessionUsage />
           {children}
         </Grid>
       </Grid>

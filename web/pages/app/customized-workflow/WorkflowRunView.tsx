@@ -15,6 +15,7 @@ import type { TeamManifest } from '../../../teams/manifest';
 import { teamSessionHref } from '../../../teams/shared/sessionLinks';
 import { formatDateTime } from '../shared/format';
 import { WorkflowStatusChip } from './WorkflowStatusChip';
+import { WorkflowUsage } from './WorkflowUsage';
 
 const IO_KIND_LABELS: Record<WorkflowIo['kind'], string> = {
   question: 'Question',
@@ -198,6 +199,7 @@ export function WorkflowRunView({
             cancel workflows.
           </Alert>
         )}
+        <WorkflowUsage workflow={workflow} live={live} />
         {workflow.error && <Alert severity="error">{workflow.error}</Alert>}
         {error && <Alert severity="error">{error}</Alert>}
         <Stack component="ol" spacing={2} sx={{ listStyle: 'none', p: 0, m: 0 }}>
