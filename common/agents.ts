@@ -174,6 +174,8 @@ export const teamPhaseInfoSchema = z.object({
   /** The phase ends at a human checkpoint (HITL chip). */
   checkpoint: z.boolean(),
   checkpointTitle: z.string().nullable(),
+  /** The phase calls a language model (it cannot run until one is configured). */
+  requiresModel: z.boolean(),
 });
 export type TeamPhaseInfo = z.infer<typeof teamPhaseInfoSchema>;
 

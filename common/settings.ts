@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { displayNameSchema, userRoleSchema } from './auth';
 import { DATASET_SOURCES } from './datasets';
+import { recentQueriesInputSchema } from './recent-queries';
 
 /**
  * Per-user settings with their limits (the sliders' ranges) and defaults, stored on the
  * server. Grouped by the Settings screen's categories. API keys are write-only: replies carry
  * `{hasKey, masked}`, never the key.
+ *
+ * Every setting here is read by the code its label names. The spec's agentAutonomy,
+ * saveAgentHistory, enableContinuousLearning, cacheDatasets, maxCacheSize and dataAutoSave were
+ * removed (no code could honour them; docs/product-rules.md): a PUT that sends one ignores it,
+ * and stored values are dropped on read and by a migration.
  */
 
 export const THEMES = ['light', 'dark', 'system'] as const;
@@ -17,7 +23,6 @@ export const LLM_PROVIDER_LABELS: Record<LlmProviderName, string> = {
   anthropic: 'Anthropic',
   'openai-compatible': 'OpenAI-compatible server',
 };
-export const AGENT_AUTONOMY_LEVELS = ['low', 'medium', 'high'] as const;
 export const IMPUTATION_STRATEGIES = ['mean', 'median', 'mode', 'knn', 'none'] as const;
 export const OUTLIER_DETECTION_METHODS = ['z-score', 'iqr', 'isolation-forest', 'none'] as const;
 export const CODE_LANGUAGES = ['python', 'julia', 'r', 'dynare', 'matlab'] as const;
@@ -30,7 +35,6 @@ export const SETTINGS_LIMITS = {
   requestTimeout: { min: 5, max: 600 },
   temperature: { min: 0, max: 1, step: 0.1 },
   maxTokens: { min: 100, max: 32000 },
-  maxCacheSize: { min: 100, max: 2000, step: 100 },
   codeExecutionTimeLimitSeconds: { min: 5, max: 600 },
   frameworks: { maxItems: 20, maxLength: 60 },
   apiKey: { maxLength: 500 },
@@ -40,7 +44,7 @@ export const SETTINGS_LIMITS = {
 } as const;
 
 export const SETTINGS_DEFAULTS = {
-  profile: { theme: 'system', notifications: true, dataAutoSave: true },
+  profile: { theme: 'system', notifications: true },
   apiKeys: {
     llmProvider: 'openai',
     llmBaseUrl: '',
@@ -54,17 +58,12 @@ export const SETTINGS_DEFAULTS = {
     customModel: '',
     temperature: 0.7,
     maxTokens: 2000,
-    agentAutonomy: 'medium',
-    saveAgentHistory: true,
-    enableContinuousLearning: false,
   },
   data: {
     defaultDataSource: 'world_bank',
     autoCleanData: true,
     imputationStrategy: 'mean',
     outlierDetection: 'z-score',
-    cacheDatasets: true,
-    maxCacheSize: 500,
   },
   codeGeneration: {
     defaultLanguage: 'python',
@@ -78,6 +77,8 @@ export const SETTINGS_DEFAULTS = {
     sessionCompleted: true,
     sessionFailed: true,
   },
+  /** The Data Explorer's last searches, most recent first (common/recent-queries.ts). */
+  explorer: { recentQueries: [] as string[] },
 } as const;
 
 /**
@@ -105,7 +106,6 @@ export const settingsSchema = z.object({
     theme: z.enum(THEMES),
     /** Master switch for in-app notifications. */
     notifications: z.boolean(),
-    dataAutoSave: z.boolean(),
   }),
   apiKeys: z.object({
     llmApiKey: storedKeySchema,
@@ -127,18 +127,12 @@ export const settingsSchema = z.object({
     customModel: z.string(),
     temperature: z.number(),
     maxTokens: z.number(),
-    agentAutonomy: z.enum(AGENT_AUTONOMY_LEVELS),
-    saveAgentHistory: z.boolean(),
-    enableContinuousLearning: z.boolean(),
   }),
   data: z.object({
     defaultDataSource: z.enum(DATASET_SOURCES),
     autoCleanData: z.boolean(),
     imputationStrategy: z.enum(IMPUTATION_STRATEGIES),
     outlierDetection: z.enum(OUTLIER_DETECTION_METHODS),
-    cacheDatasets: z.boolean(),
-    /** MB; only meaningful when cacheDatasets is on. */
-    maxCacheSize: z.number(),
   }),
   codeGeneration: z.object({
     defaultLanguage: z.enum(CODE_LANGUAGES),
@@ -153,6 +147,7 @@ export const settingsSchema = z.object({
     sessionCompleted: z.boolean(),
     sessionFailed: z.boolean(),
   }),
+  explorer: z.object({ recentQueries: z.array(z.string()) }),
   updatedAt: z.string().nullable(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -199,7 +194,6 @@ export const updateSettingsRequestSchema = z.object({
       displayName: displayNameSchema,
       theme: choice('theme', THEMES),
       notifications: bool('notifications'),
-      dataAutoSave: bool('dataAutoSave'),
     })
     .partial()
     .optional(),
@@ -251,9 +245,6 @@ export const updateSettingsRequestSchema = z.object({
           message: 'temperature must be a multiple of 0.1',
         }),
       maxTokens: int('maxTokens', L.maxTokens.min, L.maxTokens.max),
-      agentAutonomy: choice('agentAutonomy', AGENT_AUTONOMY_LEVELS),
-      saveAgentHistory: bool('saveAgentHistory'),
-      enableContinuousLearning: bool('enableContinuousLearning'),
     })
     .partial()
     .optional(),
@@ -263,11 +254,6 @@ export const updateSettingsRequestSchema = z.object({
       autoCleanData: bool('autoCleanData'),
       imputationStrategy: choice('imputationStrategy', IMPUTATION_STRATEGIES),
       outlierDetection: choice('outlierDetection', OUTLIER_DETECTION_METHODS),
-      cacheDatasets: bool('cacheDatasets'),
-      maxCacheSize: int('maxCacheSize', L.maxCacheSize.min, L.maxCacheSize.max).refine(
-        (v) => v % L.maxCacheSize.step === 0,
-        { message: 'maxCacheSize must be a multiple of 100' },
-      ),
     })
     .partial()
     .optional(),
@@ -309,6 +295,7 @@ export const updateSettingsRequestSchema = z.object({
     })
     .partial()
     .optional(),
+  explorer: z.object({ recentQueries: recentQueriesInputSchema }).partial().optional(),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>;
 

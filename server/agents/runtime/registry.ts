@@ -91,6 +91,7 @@ export function createTeamRegistry(
         description: p.description,
         checkpoint: p.checkpoint !== undefined,
         checkpointTitle: p.checkpoint?.title ?? null,
+        requiresModel: p.requiresModel,
       }));
       return {
         id: team.id,

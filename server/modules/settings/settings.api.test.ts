@@ -25,6 +25,15 @@ afterAll(() => t.close());
 
 const OPENAI_KEY = 'sk-test-abcdefghijklmnop1234';
 const FRED_KEY = 'fredkey0123456789abcdef';
+/** Settings removed because no code honoured them (docs/product-rules.md). */
+const REMOVED = [
+  ['profile', 'dataAutoSave'],
+  ['ai', 'agentAutonomy'],
+  ['ai', 'saveAgentHistory'],
+  ['ai', 'enableContinuousLearning'],
+  ['data', 'cacheDatasets'],
+  ['data', 'maxCacheSize'],
+] as const;
 
 describe('GET /api/settings', () => {
   it('gives the spec defaults before anything is saved', async () => {
@@ -37,8 +46,8 @@ describe('GET /api/settings', () => {
       role: 'researcher',
       theme: 'system',
       notifications: true,
-      dataAutoSave: true,
     });
+    expect(s.profile).not.toHaveProperty('dataAutoSave');
     expect(s.apiKeys).toEqual({
       llmApiKey: { hasKey: false, masked: null },
       worldBankApiKey: { hasKey: false, masked: null },
@@ -55,17 +64,12 @@ describe('GET /api/settings', () => {
       customModel: '',
       temperature: 0.7,
       maxTokens: 2000,
-      agentAutonomy: 'medium',
-      saveAgentHistory: true,
-      enableContinuousLearning: false,
     });
     expect(s.data).toEqual({
       defaultDataSource: 'world_bank',
       autoCleanData: true,
       imputationStrategy: 'mean',
       outlierDetection: 'z-score',
-      cacheDatasets: true,
-      maxCacheSize: 500,
     });
     expect(s.codeGeneration).toEqual({
       defaultLanguage: 'python',
@@ -94,8 +98,8 @@ describe('PUT /api/settings', () => {
   it('saves the sent fields only and answers with the saved-settings message', async () => {
     const res = await alice.put('/api/settings', {
       profile: { theme: 'dark' },
-      ai: { temperature: 0.3, agentAutonomy: 'high', maxTokens: 4000 },
-      data: { imputationStrategy: 'knn', outlierDetection: 'isolation-forest', maxCacheSize: 1200 },
+      ai: { temperature: 0.3, maxTokens: 4000 },
+      data: { imputationStrategy: 'knn', outlierDetection: 'isolation-forest' },
       codeGeneration: { defaultLanguage: 'julia', frameworks: ['JuMP', 'DataFrames'] },
       runtime: { codeExecutionTimeLimitSeconds: 120 },
       notifications: { sessionCompleted: false },
@@ -104,13 +108,11 @@ describe('PUT /api/settings', () => {
     expect(res.body.message).toBe(SETTINGS_SAVED_MESSAGE);
     const s = res.body.data.settings;
     expect(s.profile.theme).toBe('dark');
-    expect(s.ai).toMatchObject({ temperature: 0.3, agentAutonomy: 'high', maxTokens: 4000 });
+    expect(s.ai).toMatchObject({ temperature: 0.3, maxTokens: 4000 });
     expect(s.ai.modelVersion).toBe('gpt-4');
     expect(s.data).toMatchObject({
       imputationStrategy: 'knn',
       outlierDetection: 'isolation-forest',
-      maxCacheSize: 1200,
-      cacheDatasets: true,
     });
     expect(s.codeGeneration).toEqual({
       defaultLanguage: 'julia',
@@ -122,11 +124,11 @@ describe('PUT /api/settings', () => {
     expect(s.notifications.sessionFailed).toBe(true);
     expect(Date.parse(s.updatedAt)).not.toBeNaN();
     // A second save of another section keeps the first.
-    const next = await alice.put('/api/settings', { data: { cacheDatasets: false } });
+    const next = await alice.put('/api/settings', { data: { autoCleanData: false } });
     expect(next.body.data.settings.profile.theme).toBe('dark');
     expect(next.body.data.settings.data).toMatchObject({
-      cacheDatasets: false,
-      maxCacheSize: 1200,
+      autoCleanData: false,
+      imputationStrategy: 'knn',
     });
   });
 
@@ -137,10 +139,6 @@ describe('PUT /api/settings', () => {
       [{ ai: { temperature: 0.25 } }, 'temperature'],
       [{ ai: { maxTokens: 0 } }, 'maxTokens'],
       [{ ai: { modelVersion: 'gpt-5' } }, 'modelVersion'],
-      [{ ai: { agentAutonomy: 'total' } }, 'agentAutonomy'],
-      [{ data: { maxCacheSize: 50 } }, 'maxCacheSize'],
-      [{ data: { maxCacheSize: 2100 } }, 'maxCacheSize'],
-      [{ data: { maxCacheSize: 550 } }, 'maxCacheSize'],
       [{ data: { imputationStrategy: 'guess' } }, 'imputationStrategy'],
       [{ data: { outlierDetection: 'dbscan' } }, 'outlierDetection'],
       [{ data: { defaultDataSource: 'nasa' } }, 'defaultDataSource'],
@@ -331,7 +329,7 @@ describe('persistence', () => {
       const s = res.body.data.settings;
       expect(s.profile).toMatchObject({ displayName: 'Alice Smith', theme: 'dark' });
       expect(s.ai).toMatchObject({ temperature: 0.3, maxTokens: 3000, customModel: 'llama3.1' });
-      expect(s.data.maxCacheSize).toBe(1200);
+      expect(s.data.imputationStrategy).toBe('knn');
       expect(s.apiKeys.llmApiKey).toEqual({ hasKey: true, masked: '••••••••1234' });
       expect(res.raw.body).not.toContain(OPENAI_KEY);
       expect((await ctx2.loadUserLlmSettings(aliceUser.id)).apiKey).toBe(OPENAI_KEY);
@@ -350,6 +348,36 @@ describe('persistence', () => {
     const s = (await client(t.app, u.accessToken).get('/api/settings')).body.data.settings;
     expect(s.profile.theme).toBe('system');
     expect(s.ai.temperature).toBe(0.7);
+  });
+
+  it('neither keeps nor returns the removed settings no code honoured', async () => {
+    const u = await createUser(t.app);
+    const c = client(t.app, u.accessToken);
+    // Stored by an older version: dropped on read.
+    await c.put('/api/settings', { profile: { theme: 'dark' } });
+    await t.ctx.db
+      .update(userSettings)
+      .set({
+        values: {
+          profile: { theme: 'dark', dataAutoSave: false },
+          ai: { agentAutonomy: 'high', saveAgentHistory: false, enableContinuousLearning: true },
+          data: { cacheDatasets: false, maxCacheSize: 1200 },
+        },
+      })
+      .where(eq(userSettings.userId, u.id));
+    const s = (await c.get('/api/settings')).body.data.settings;
+    expect(s.profile.theme).toBe('dark');
+    for (const [section, field] of REMOVED) expect(s[section]).not.toHaveProperty(field);
+    // Sent by an older client: the save succeeds, and the next write leaves none stored.
+    const res = await c.put('/api/settings', {
+      ai: { agentAutonomy: 'low', temperature: 0.2 },
+      data: { cacheDatasets: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.settings.ai.temperature).toBe(0.2);
+    const [row] = await t.ctx.db.select().from(userSettings).where(eq(userSettings.userId, u.id));
+    const stored = JSON.stringify(row?.values);
+    for (const [, field] of REMOVED) expect(stored).not.toContain(field);
   });
 
   it('deletes the settings with the account', async () => {

@@ -14,7 +14,7 @@ import {
  */
 
 type Sections = Omit<Settings, 'updatedAt' | 'profile' | 'apiKeys'> & {
-  profile: Pick<Settings['profile'], 'theme' | 'notifications' | 'dataAutoSave'>;
+  profile: Pick<Settings['profile'], 'theme' | 'notifications'>;
   apiKeys: Pick<
     Settings['apiKeys'],
     'llmProvider' | 'llmBaseUrl' | 'kaggleUsername' | 'maxConcurrentRequests' | 'requestTimeout'

@@ -4,6 +4,11 @@ import type { Api, AppContext } from '../../context';
 import { listRuntimes } from '../../engines/sandbox/sandbox';
 import { unauthorized } from '../../platform/errors';
 import { hasMetricsToken } from '../../platform/metrics';
+import {
+  PUBLIC_FIGURES_CACHE_SECONDS,
+  publicFiguresReplySchema,
+} from '../../../common/public-figures';
+import { createPublicFigures } from './public-figures';
 import { checkAlive, checkReady, teamStatusList } from './service';
 import { createSystemStore } from './store';
 
@@ -40,6 +45,17 @@ export function systemRoutes(app: Api, ctx: AppContext) {
   });
 
   registerMetricsRoute(app, ctx);
+
+  // The landing page's figures: counted from this install, cached (no account needed).
+  const figures = createPublicFigures(ctx.db);
+  app.get('/api/public/figures', {
+    config: { access: 'public' },
+    schema: { response: { 200: publicFiguresReplySchema } },
+    handler: async (_request, reply) => {
+      reply.header('Cache-Control', `public, max-age=${PUBLIC_FIGURES_CACHE_SECONDS}`);
+      return { success: true as const, data: await figures.read() };
+    },
+  });
 
   app.get('/api/agents/status', {
     config: { access: 'user' },

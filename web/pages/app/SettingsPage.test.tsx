@@ -89,19 +89,17 @@ describe('SettingsPage', () => {
     expect(screen.queryByText(SETTINGS_SAVED_MESSAGE)).toBeNull();
   });
 
-  it('disables the cache-size slider while caching is off', async () => {
-    stubSettings();
-    renderWithApp(<SettingsPage />, { path: '/app/settings?section=data' });
-    const slider = (await screen.findByRole('slider', {
-      name: /Max cache size/,
-    })) as HTMLInputElement;
-    expect(slider.disabled).toBe(false);
-    expect(slider.min).toBe('100');
-    expect(slider.max).toBe('2000');
-    expect(slider.step).toBe('100');
-    fireEvent.click(screen.getByRole('switch', { name: 'Cache datasets' }));
-    expect(
-      (screen.getByRole('slider', { name: /Max cache size/ }) as HTMLInputElement).disabled,
-    ).toBe(true);
-  });
+  it.each([
+    ['interface', 'Theme', [/Save data automatically/]],
+    ['ai', 'Temperature', [/Agent autonomy/, /Save agent history/, /Continuous learning/]],
+    ['data', 'Missing-value imputation', [/Cache datasets/, /Max cache size/]],
+  ])(
+    'the %s section offers no switch for an effect the server does not have',
+    async (section, present, gone) => {
+      stubSettings();
+      renderWithApp(<SettingsPage />, { path: `/app/settings?section=${section}` });
+      expect((await screen.findAllByText(new RegExp(present))).length).toBeGreaterThan(0);
+      for (const label of gone) expect(screen.queryByText(label)).toBeNull();
+    },
+  );
 });

@@ -23,7 +23,8 @@ import FormatQuote from '@mui/icons-material/FormatQuote';
 import PauseRounded from '@mui/icons-material/PauseRounded';
 import PlayArrowRounded from '@mui/icons-material/PlayArrowRounded';
 import { TESTIMONIAL_ROTATION_MS } from '../../../common/constants';
-import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from './landingContent';
+import { FEATURES, PARTNERS, TESTIMONIALS } from './landingContent';
+import { LandingFigures } from './LandingFigures';
 import { useRotation } from './useRotation';
 
 /** The light scheme's primary colours, used where white text sits on a brand background. */
@@ -112,29 +113,7 @@ function Hero() {
             </Stack>
           </Grid>
           <Grid size={{ xs: 12, md: 5 }}>
-            <Stack direction="row" spacing={2} sx={{ justifyContent: { md: 'flex-end' } }}>
-              {STATS.map((s) => (
-                <Paper
-                  key={s.label}
-                  elevation={0}
-                  sx={{
-                    flex: { xs: 1, md: '0 0 200px' },
-                    p: 3,
-                    textAlign: 'center',
-                    bgcolor: 'rgba(255,255,255,0.12)',
-                    color: '#fff',
-                    border: '1px solid rgba(255,255,255,0.25)',
-                  }}
-                >
-                  <Typography component="p" sx={{ fontSize: { xs: 36, md: 44 }, fontWeight: 800 }}>
-                    {s.value}
-                  </Typography>
-                  <Typography component="p" sx={{ opacity: 0.9 }}>
-                    {s.label}
-                  </Typography>
-                </Paper>
-              ))}
-            </Stack>
+            <LandingFigures />
           </Grid>
         </Grid>
       </Container>

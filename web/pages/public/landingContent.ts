@@ -1,9 +1,6 @@
 /** The landing page's copy. */
 
-export const STATS = [
-  { value: '5K+', label: 'Papers analysed' },
-  { value: '20+', label: 'Researchers' },
-] as const;
+// The hero's figures are counted from the install (LandingFigures.tsx), never written here.
 
 export const FEATURES = [
   {

@@ -1,18 +1,12 @@
-import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
-import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { DATASET_SOURCES, DATASET_SOURCE_LABELS } from '../../../../common/datasets';
-import {
-  IMPUTATION_STRATEGIES,
-  OUTLIER_DETECTION_METHODS,
-  SETTINGS_LIMITS as L,
-} from '../../../../common/settings';
+import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../../../../common/settings';
 import { humanize } from '../shared/format';
-import { SectionHeading, SliderScale, SwitchField } from './fields';
+import { SectionHeading, SwitchField } from './fields';
 import type { SettingsForm } from './form';
 import type { SectionProps } from './types';
 
@@ -75,37 +69,10 @@ export function DataSection({ form, update }: SectionProps) {
             </TextField>
           </Grid>
         </Grid>
-        <SwitchField
-          label="Cache datasets"
-          description="Keep fetched data for an hour to avoid fetching it again"
-          checked={d.cacheDatasets}
-          onChange={(v) => set({ cacheDatasets: v })}
-        />
-        <Box>
-          <Typography
-            id="cache-size-label"
-            gutterBottom
-            color={d.cacheDatasets ? 'text.primary' : 'text.disabled'}
-          >
-            Max cache size: {d.maxCacheSize} MB
-          </Typography>
-          <Slider
-            aria-labelledby="cache-size-label"
-            value={d.maxCacheSize}
-            min={L.maxCacheSize.min}
-            max={L.maxCacheSize.max}
-            step={L.maxCacheSize.step}
-            valueLabelDisplay="auto"
-            valueLabelFormat={(v) => `${v} MB`}
-            disabled={!d.cacheDatasets}
-            onChange={(_, v) => set({ maxCacheSize: v as number })}
-          />
-          <SliderScale
-            left={`${L.maxCacheSize.min} MB`}
-            right={`${L.maxCacheSize.max} MB`}
-            note={d.cacheDatasets ? undefined : 'Turn on caching to change the size'}
-          />
-        </Box>
+        <Typography variant="body2" color="text.secondary">
+          The server keeps replies from the World Bank, IMF, FRED and Kaggle for an hour, so the
+          same query is not fetched twice.
+        </Typography>
       </Stack>
     </>
   );

@@ -6,14 +6,14 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useThemeMode, type ThemeMode } from '../../../theme';
-import { SectionHeading, SwitchField } from './fields';
+import { SectionHeading } from './fields';
 import type { SectionProps } from './types';
 
 export function InterfaceSection({ form, update }: SectionProps) {
   const { setMode } = useThemeMode();
   return (
     <>
-      <SectionHeading title="User Interface" subtitle="Appearance and editing behaviour" />
+      <SectionHeading title="User Interface" subtitle="Appearance" />
       <Stack spacing={3}>
         <FormControl>
           <FormLabel id="theme-label">Theme</FormLabel>
@@ -36,12 +36,6 @@ export function InterfaceSection({ form, update }: SectionProps) {
             Applies at once; save to keep it for your account on every device.
           </Typography>
         </FormControl>
-        <SwitchField
-          label="Save data automatically"
-          description="Keep edits to project data without pressing Save"
-          checked={form.profile.dataAutoSave}
-          onChange={(v) => update('profile', { ...form.profile, dataAutoSave: v })}
-        />
       </Stack>
     </>
   );

@@ -5,17 +5,16 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import {
   LLM_PROVIDER_LABELS,
-  MODEL_VERSIONS,
   SETTINGS_LIMITS as L,
+  type LlmProviderName,
   type ModelDraft,
   type ModelStatus,
 } from '../../../../common/settings';
 import { useModelStatus, useServerModels } from '../../../api/queries/settings';
 import type { SettingsForm } from './form';
+import { modelChoiceOptions } from './modelChoices';
 
 type Choice = SettingsForm['ai']['modelVersion'];
-
-const choiceLabel = (m: Choice) => (m === 'custom' ? 'Custom model' : m);
 
 /** "runs gpt-4.1 on OpenAI": the exact model a choice sends to the provider. */
 function runsText(m: Choice, status: ModelStatus | undefined): string {
@@ -28,18 +27,22 @@ function runsText(m: Choice, status: ModelStatus | undefined): string {
 }
 
 /**
- * The spec's model choices (gpt-4, gpt-3.5-turbo, claude-3, custom), each with the exact model
- * it runs with the current settings, and for "custom" a model id field that offers an
- * OpenAI-compatible server's own /models list.
+ * The spec's model choices (gpt-4, gpt-3.5-turbo, claude-3, custom), each shown as the exact
+ * model it runs with the current settings (only those that apply to the provider:
+ * modelChoiceOptions), and for "custom" a model id field that offers an OpenAI-compatible
+ * server's own /models list.
  */
 export function ModelPicker({
   ai,
+  provider,
   onChange,
   error,
   settled,
   invalid,
 }: {
   ai: SettingsForm['ai'];
+  /** The provider chosen under API Keys (saved or not). */
+  provider: LlmProviderName;
   onChange: (changes: Partial<SettingsForm['ai']>) => void;
   error: string | undefined;
   settled: ModelDraft | undefined;
@@ -50,6 +53,8 @@ export function ModelPicker({
   const listable = custom && !invalid && status.data?.canListModels === true;
   const serverModels = useServerModels(settled, listable);
   const listed = serverModels.data?.ok ? serverModels.data.models : [];
+  const options = modelChoiceOptions(status.data, provider, ai.modelVersion);
+  const labelOf = (v: Choice) => options.find((o) => o.value === v)?.label ?? v;
   const customHelp =
     error ??
     (!listable
@@ -70,13 +75,13 @@ export function ModelPicker({
           onChange={(e) => onChange({ modelVersion: e.target.value as Choice })}
           helperText={runsText(ai.modelVersion, status.data)}
           slotProps={{
-            select: { renderValue: (v) => choiceLabel(v as Choice) },
+            select: { renderValue: (v) => labelOf(v as Choice) },
             formHelperText: { sx: { overflowWrap: 'anywhere' } },
           }}
         >
-          {MODEL_VERSIONS.map((m) => (
-            <MenuItem key={m} value={m}>
-              <ListItemText primary={choiceLabel(m)} secondary={runsText(m, status.data)} />
+          {options.map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              <ListItemText primary={o.label} secondary={o.detail} />
             </MenuItem>
           ))}
         </TextField>

@@ -27,7 +27,11 @@ describe('settings form', () => {
     expect(body.apiKeys?.kaggleUsername).toBe('');
     expect(body.apiKeys).not.toHaveProperty('kaggleApiKey');
     expect(body.ai).toMatchObject({ temperature: 0.7, maxTokens: 2000 });
-    expect(body.data).toMatchObject({ maxCacheSize: 500, cacheDatasets: true });
+    expect(body.data).toMatchObject({ imputationStrategy: 'mean', autoCleanData: true });
+    // Settings no code honours are gone from the form and the request.
+    expect(body.data).not.toHaveProperty('cacheDatasets');
+    expect(body.ai).not.toHaveProperty('agentAutonomy');
+    expect(body.profile).not.toHaveProperty('dataAutoSave');
     expect(body.codeGeneration?.frameworks).toEqual(['pandas']);
     // Read-only profile fields are never sent.
     expect(body.profile).not.toHaveProperty('email');

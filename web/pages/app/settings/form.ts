@@ -16,7 +16,7 @@ import {
 export type KeyEdit = { mode: 'keep' } | { mode: 'replace'; value: string } | { mode: 'clear' };
 
 export interface SettingsForm {
-  profile: Pick<Settings['profile'], 'displayName' | 'theme' | 'notifications' | 'dataAutoSave'>;
+  profile: Pick<Settings['profile'], 'displayName' | 'theme' | 'notifications'>;
   keys: Record<ApiKeyName, KeyEdit>;
   apiKeys: {
     llmProvider: Settings['apiKeys']['llmProvider'];
@@ -45,7 +45,6 @@ export function formFromSettings(s: Settings): SettingsForm {
       displayName: s.profile.displayName,
       theme: s.profile.theme,
       notifications: s.profile.notifications,
-      dataAutoSave: s.profile.dataAutoSave,
     },
     keys: keepAllKeys(),
     apiKeys: {
