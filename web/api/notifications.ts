@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  notificationGroupsReplySchema,
   notificationListReplySchema,
   notificationReadReplySchema,
+  type NotificationGroup,
   type NotificationItem,
 } from '../../common/notifications';
 import { checkedApi, unwrap } from './client';
@@ -11,6 +13,7 @@ import { checkedApi, unwrap } from './client';
  * a session completed or failed); contract in common/notifications.ts.
  */
 export type AppNotification = NotificationItem;
+export type AppNotificationGroup = NotificationGroup;
 
 const NOTIFICATIONS_POLL_MS = 30_000;
 export const notificationsKey = ['notifications'] as const;
@@ -24,6 +27,35 @@ export function useNotifications(enabled = true) {
     refetchInterval: NOTIFICATIONS_POLL_MS,
     // A missing or failing endpoint must not hammer the server with retries every 30 s.
     retry: false,
+  });
+}
+
+/** The menu's entries: one per session with its counts, newest first. */
+export function useNotificationGroups(enabled = true) {
+  return useQuery({
+    queryKey: [...notificationsKey, 'groups'],
+    queryFn: ({ signal }) =>
+      unwrap(
+        checkedApi.get(notificationGroupsReplySchema, '/api/notifications/groups?limit=20', signal),
+      ),
+    enabled,
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    retry: false,
+  });
+}
+
+/** Marks every notification about one session read. */
+export function useMarkSessionNotificationsRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) =>
+      unwrap(
+        checkedApi.post(
+          notificationReadReplySchema,
+          `/api/notifications/sessions/${encodeURIComponent(sessionId)}/read`,
+        ),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }
 

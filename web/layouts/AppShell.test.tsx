@@ -18,30 +18,43 @@ function renderShell(path = '/app') {
   });
 }
 
-const notifications = {
+const SESSION = '3f1c2a9e-8d7b-4c6a-9e5f-1a2b3c4d5e6f';
+const notificationGroups = {
   success: true,
   data: {
-    unreadCount: 1,
+    unreadCount: 2,
     total: 2,
     limit: 20,
     offset: 0,
-    notifications: [
+    groups: [
       {
-        id: 'n1',
-        kind: 'session_waiting',
-        title: 'Literature review needs your input',
-        message: 'Checkpoint 2 is waiting.',
-        link: '/app/literature-team',
-        read: false,
-        createdAt: new Date().toISOString(),
+        key: SESSION,
+        sessionId: SESSION,
+        count: 3,
+        unreadCount: 2,
+        latest: {
+          id: 'n1',
+          kind: 'session_waiting',
+          title: 'Literature review needs your input',
+          message: 'Checkpoint 2 is waiting.',
+          link: '/app/literature-team',
+          sessionId: SESSION,
+          read: false,
+          createdAt: new Date().toISOString(),
+        },
       },
       {
-        id: 'n2',
-        kind: 'account_approved',
-        title: 'Account approved',
-        message: 'Welcome!',
-        read: true,
-        createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+        key: 'n2',
+        count: 1,
+        unreadCount: 0,
+        latest: {
+          id: 'n2',
+          kind: 'account_approved',
+          title: 'Account approved',
+          message: 'Welcome!',
+          read: true,
+          createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+        },
       },
     ],
   },
@@ -101,22 +114,26 @@ describe('AppShell', () => {
     expect(router.state.location.search).toBe('?search=labour%20supply');
   });
 
-  it('lists notifications with the unread count and marks one read when opened', async () => {
+  it('lists notifications one entry per session with counts and marks a session read when opened', async () => {
     const { calls } = mockFetch({
-      'GET /api/notifications': () => ({ json: notifications }),
-      'POST /api/notifications/n1/read': () => ({
+      'GET /api/notifications/groups': () => ({ json: notificationGroups }),
+      [`POST /api/notifications/sessions/${SESSION}/read`]: () => ({
         json: { success: true, data: { unreadCount: 0 } },
       }),
     });
     signIn({ displayName: 'Ada', email: 'ada@example.org' });
     const { router } = renderShell();
-    const bell = await screen.findByRole('button', { name: 'Notifications, 1 unread' });
+    const bell = await screen.findByRole('button', { name: 'Notifications, 2 unread' });
     await userEvent.click(bell);
     const menu = await screen.findByRole('menu', { name: 'Notifications' });
+    expect(within(menu).getAllByRole('menuitem')).toHaveLength(2);
     expect(within(menu).getByText('Account approved')).toBeTruthy();
+    expect(within(menu).getByText(/3 notifications, 2 unread/)).toBeTruthy();
     await userEvent.click(within(menu).getByText('Literature review needs your input'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/literature-team'));
-    expect(calls.some((c) => c.key === 'POST /api/notifications/n1/read')).toBe(true);
+    expect(calls.some((c) => c.key === `POST /api/notifications/sessions/${SESSION}/read`)).toBe(
+      true,
+    );
   });
 
   it('shows who is signed in and signs out: revoke, clear the four items, go to /login', async () => {

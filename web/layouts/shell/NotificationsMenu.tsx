@@ -17,25 +17,41 @@ import { formatDistanceToNow } from './relativeTime';
 import {
   useMarkAllNotificationsRead,
   useMarkNotificationRead,
-  useNotifications,
-  type AppNotification,
+  useMarkSessionNotificationsRead,
+  useNotificationGroups,
+  type AppNotificationGroup,
 } from '../../api/notifications';
 
-/** The bell: unread count badge and the latest notifications from the server. */
+/** "3 notifications, 2 unread" under a session's entry when it holds more than one. */
+function groupCounts(g: AppNotificationGroup): string {
+  if (g.count <= 1) return g.unreadCount > 0 ? ' · unread' : '';
+  const unread = g.unreadCount > 0 ? `, ${g.unreadCount} unread` : '';
+  return ` · ${g.count} notifications${unread}`;
+}
+
+/**
+ * The bell: unread count badge and the latest notifications from the server, one entry per
+ * session (its newest notification and how many it has).
+ */
 export function NotificationsMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const navigate = useNavigate();
-  const query = useNotifications();
+  const query = useNotificationGroups();
   const markRead = useMarkNotificationRead();
+  const markSessionRead = useMarkSessionNotificationsRead();
   const markAll = useMarkAllNotificationsRead();
   const unread = query.data?.data.unreadCount ?? 0;
-  const items = query.data?.data.notifications ?? [];
+  const items = query.data?.data.groups ?? [];
   const open = Boolean(anchor);
 
-  const openItem = (n: AppNotification) => {
-    if (!n.read) markRead.mutate(n.id);
+  const openItem = (g: AppNotificationGroup) => {
+    if (g.unreadCount > 0) {
+      if (g.sessionId) markSessionRead.mutate(g.sessionId);
+      else markRead.mutate(g.latest.id);
+    }
     setAnchor(null);
-    if (n.link && n.link.startsWith('/')) navigate(n.link);
+    const link = g.latest.link;
+    if (link && link.startsWith('/')) navigate(link);
   };
 
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
@@ -111,36 +127,53 @@ export function NotificationsMenu() {
         )}
         {items.length > 0 && (
           <MenuList id="notifications-menu" aria-label="Notifications" dense autoFocusItem={open}>
-            {items.map((n) => (
-              <MenuItem
-                key={n.id}
-                onClick={() => openItem(n)}
-                sx={{
-                  alignItems: 'flex-start',
-                  whiteSpace: 'normal',
-                  borderLeft: 3,
-                  borderLeftColor: n.read ? 'transparent' : 'primary.main',
-                }}
-              >
-                <ListItemText
-                  primary={n.title}
-                  secondary={
-                    <>
-                      {n.message}
-                      <Typography
-                        component="span"
-                        variant="caption"
-                        sx={{ display: 'block', mt: 0.5 }}
-                      >
-                        {formatDistanceToNow(n.createdAt)}
-                        {n.read ? '' : ' · unread'}
-                      </Typography>
-                    </>
-                  }
-                  slotProps={{ primary: { sx: { fontWeight: n.read ? 400 : 600 } } }}
-                />
-              </MenuItem>
-            ))}
+            {items.map((g) => {
+              const unreadGroup = g.unreadCount > 0;
+              return (
+                <MenuItem
+                  key={g.key}
+                  onClick={() => openItem(g)}
+                  data-count={g.count}
+                  sx={{
+                    alignItems: 'flex-start',
+                    whiteSpace: 'normal',
+                    borderLeft: 3,
+                    borderLeftColor: unreadGroup ? 'primary.main' : 'transparent',
+                  }}
+                >
+                  <ListItemText
+                    primary={g.latest.title}
+                    secondary={
+                      <>
+                        {g.latest.message}
+                        <Typography
+                          component="span"
+                          variant="caption"
+                          sx={{ display: 'block', mt: 0.5 }}
+                        >
+                          {formatDistanceToNow(g.latest.createdAt)}
+                          {groupCounts(g)}
+                        </Typography>
+                      </>
+                    }
+                    slotProps={{ primary: { sx: { fontWeight: unreadGroup ? 600 : 400 } } }}
+                  />
+                  {g.count > 1 && (
+                    <Badge
+                      badgeContent={g.count}
+                      color={unreadGroup ? 'primary' : 'default'}
+                      max={99}
+                      aria-hidden
+                      sx={{
+                        ml: 2,
+                        mt: 1.5,
+                        '& .MuiBadge-badge': { position: 'static', transform: 'none' },
+                      }}
+                    />
+                  )}
+                </MenuItem>
+              );
+            })}
           </MenuList>
         )}
       </Popover>
