@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_SAVED_MESSAGE } from '../../../common/settings';
 import {
@@ -378,6 +379,28 @@ describe('persistence', () => {
     const [row] = await t.ctx.db.select().from(userSettings).where(eq(userSettings.userId, u.id));
     const stored = JSON.stringify(row?.values);
     for (const [, field] of REMOVED) expect(stored).not.toContain(field);
+  });
+
+  it('migration 0011 strips the removed settings from stored documents and keeps the rest', async () => {
+    const u = await createUser(t.app);
+    await client(t.app, u.accessToken).put('/api/settings', { profile: { theme: 'dark' } });
+    const legacy = {
+      profile: { theme: 'dark', dataAutoSave: false },
+      ai: { temperature: 0.2, agentAutonomy: 'high', saveAgentHistory: false },
+      data: { cacheDatasets: false, maxCacheSize: 1200, imputationStrategy: 'knn' },
+    };
+    await t.ctx.db
+      .update(userSettings)
+      .set({ values: { ...legacy, ai: { ...legacy.ai, enableContinuousLearning: true } } })
+      .where(eq(userSettings.userId, u.id));
+    const file = new URL('../../db/migrations/0011_drop_unused_settings.sql', import.meta.url);
+    await t.ctx.db.execute(sql.raw(await readFile(file, 'utf8')));
+    const [row] = await t.ctx.db.select().from(userSettings).where(eq(userSettings.userId, u.id));
+    expect(row?.values).toEqual({
+      profile: { theme: 'dark' },
+      ai: { temperature: 0.2 },
+      data: { imputationStrategy: 'knn' },
+    });
   });
 
   it('deletes the settings with the account', async () => {
