@@ -111,7 +111,11 @@ export function ModelPricesEditor({
         price has an unknown cost. Your prices apply to all your sessions, past ones included.
       </Typography>
       <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Model prices, US dollars per million tokens">
+        <Table
+          size="small"
+          aria-label="Model prices, US dollars per million tokens"
+          sx={{ '& td, & th': { px: { xs: 1, sm: 2 } } }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>Model</TableCell>
