@@ -6,7 +6,25 @@
 /** The text trimmed, with a capital first letter and one closing full stop (unless it has one). */
 export function asSentence(text: string): string {
   const t = text.trim();
+  return withFullStop(t.charAt(0).toUpperCase() + t.slice(1));
+}
+
+/**
+ * The text trimmed, ending in one full stop unless it ends a sentence already, its first letter
+ * as written: for a name that ends an entry ("J. Mach. Learn. Res.", "arXiv", a title ending in
+ * a question mark).
+ */
+export function withFullStop(text: string): string {
+  const t = text.trim();
   if (!t) return t;
-  const first = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?]$/.test(first) ? first : `${first}.`;
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * A team's name as a noun phrase: "Code" becomes "Code team", a name that says it already
+ * ("Data Team") stays as it is, never "Data Team team".
+ */
+export function teamNoun(name: string): string {
+  const t = name.trim();
+  return /\bteam$/i.test(t) ? t : `${t} team`;
 }

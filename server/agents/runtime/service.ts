@@ -6,6 +6,7 @@ import {
   type FeedbackEntry,
   type SessionStatus,
 } from '../../../common/agents';
+import { teamNoun } from '../../../common/text';
 import type { AgentSessionRow, ArchivedRun } from '../../db/schema/agents';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
@@ -183,7 +184,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
     if (!availability.available) {
       throw new AppError(
         'unavailable',
-        availability.reason ?? `The ${team.name} team cannot run on this server right now`,
+        availability.reason ?? `The ${teamNoun(team.name)} cannot run on this server right now`,
       );
     }
     const input = inputSchema.safeParse(request.input ?? {});

@@ -399,7 +399,7 @@ describe('the profile saved as a document, and a weak model', () => {
       /\| inflation \(percent\) \| numeric \(DOUBLE\) \| percent \| 33\.3% \|/,
     );
     expect(doc.content).toMatch(/\| year \| numeric \(BIGINT\) \| year \| 0\.0% \|/);
-    expect(doc.content).toMatch(/- gdp_usd: \(empty cell\) x1, NA x1/);
+    expect(doc.content).toMatch(/- gdp_usd: \(empty cell\) x1, "NA" x1/);
     expect(doc.content).toContain(MODEL_PASSAGE_START);
     expect(doc.content).toContain('Written by the model, not checked');
     expect(provenance.items).toEqual(

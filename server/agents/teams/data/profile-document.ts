@@ -1,4 +1,5 @@
 import { modelPassage, ORIGIN_LABELS, type ProvenanceItem } from '../../../../common/provenance';
+import { asSentence } from '../../../../common/text';
 import {
   ANALYSIS_TYPE_LABELS,
   missingTokenLabel,
@@ -15,6 +16,11 @@ import {
  * the alerts, the analysis' summary, and the model's interpretation marked as the model's
  * writing. Every number in it comes from the profiling engine.
  */
+
+/** A missing-value token as the file holds it, in quotes ("NA", "."); the empty cell in words. */
+function tokenText(token: string): string {
+  return token === '' ? missingTokenLabel(token) : `"${token}"`;
+}
 
 export interface DictionaryRow {
   column: string;
@@ -91,7 +97,7 @@ function describe(c: ColumnProfile): string {
   const tokens = c.missingTokens ?? [];
   if (tokens.length > 0) {
     parts.push(
-      `missing written as ${tokens.map((t) => `${missingTokenLabel(t.token)} (${t.count})`).join(', ')}`,
+      `missing written as ${tokens.map((t) => `${tokenText(t.token)} (${t.count})`).join(', ')}`,
     );
   }
   return parts.join('; ');
@@ -172,7 +178,10 @@ export function profileDocument(input: ProfileDocumentInput): string {
   const p = profiled.profile;
   const lines: string[] = [`# Data profile: ${profiled.datasetName}`, ''];
   if (source) {
-    lines.push(`${source.description} Licence: ${source.license}. Cite as: ${source.citation}`, '');
+    lines.push(
+      `${source.description} Licence: ${asSentence(source.license)} Cite as: ${source.citation}`,
+      '',
+    );
   }
   if (profiled.cleaning) {
     lines.push(`Cleaned at the profile review: ${profiled.cleaning.notes.join(' ')}`, '');
@@ -205,7 +214,7 @@ export function profileDocument(input: ProfileDocumentInput): string {
   if (p.missingTokens) {
     const found = p.columns.filter((c) => (c.missingTokens ?? []).length > 0);
     lines.push(
-      `Read as missing when the file was loaded: ${p.missingTokens.recognised.map(missingTokenLabel).join(', ')}.`,
+      `Read as missing when the file was loaded: ${p.missingTokens.recognised.map(tokenText).join(', ')}.`,
     );
     lines.push(
       found.length === 0
@@ -213,7 +222,7 @@ export function profileDocument(input: ProfileDocumentInput): string {
         : found
             .map(
               (c) =>
-                `- ${c.name}: ${(c.missingTokens ?? []).map((t) => `${missingTokenLabel(t.token)} x${t.count}`).join(', ')}`,
+                `- ${c.name}: ${(c.missingTokens ?? []).map((t) => `${tokenText(t.token)} x${t.count}`).join(', ')}`,
             )
             .join('\n'),
     );

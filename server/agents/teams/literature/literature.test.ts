@@ -129,6 +129,18 @@ describe('references', () => {
     expect(referenceLine(paper(2, { title: 'A', authors: ['B'], doi: undefined }))).toBe(
       'B (2002). A.',
     );
+    // A venue abbreviated with a full stop, a title asking a question: no second stop.
+    expect(
+      referenceLine(
+        paper(3, {
+          title: 'Do payments work?',
+          authors: ['B'],
+          venue: 'J. Mach. Learn. Res.',
+          doi: undefined,
+          url: undefined,
+        }),
+      ),
+    ).toBe('B (2003). Do payments work? J. Mach. Learn. Res.');
   });
 });
 

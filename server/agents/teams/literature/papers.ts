@@ -5,6 +5,7 @@ import {
   type Paper,
   type Reference,
 } from '../../../../common/teams/literature';
+import { withFullStop } from '../../../../common/text';
 import type { RankedWork } from '../../../sources/merge';
 import { normaliseTitle, type Work } from '../../../sources/work';
 
@@ -99,9 +100,9 @@ export function cutTitle(title: string): string {
 export function referenceLine(p: Paper): string {
   const parts = [
     `${authorList(p.authors)} (${p.year ?? 'n.d.'}).`,
-    `${cutTitle(p.title).replace(/\.$/, '')}.`,
+    withFullStop(cutTitle(p.title)),
   ];
-  if (p.venue) parts.push(`${p.venue}.`);
+  if (p.venue) parts.push(withFullStop(p.venue));
   if (p.doi) parts.push(`https://doi.org/${p.doi}`);
   else if (p.url) parts.push(p.url);
   return parts.join(' ');

@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import type { TeamInfo } from '../../../../common/agents';
+import { teamNoun } from '../../../../common/text';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../../components/LoadingSkeleton';
@@ -70,7 +71,7 @@ export function AgentTeamsTab({
                       {agent.name}
                     </Typography>
                     <Typography variant="body2" color="text.secondary">
-                      {teamName(agent.team)} team · {agent.phases.length}{' '}
+                      {teamNoun(teamName(agent.team))} · {agent.phases.length}{' '}
                       {agent.phases.length === 1 ? 'phase' : 'phases'}
                     </Typography>
                   </Stack>
