@@ -1184,6 +1184,17 @@ export const reshapeSpecSchema = z.discriminatedUnion(
 );
 export type ReshapeSpec = z.input<typeof reshapeSpecSchema>;
 
+const YEAR_COLUMN = /^\s*(?:YR)?(\d{4})(?:\s*\[YR\d{4}\])?\s*$/i;
+
+/**
+ * The year a column's name stands for: "1960", WDI DataBank's "1960 [YR1960]", the API's
+ * "YR1960"; null for any other name.
+ */
+export function columnYear(name: string): number | null {
+  const m = YEAR_COLUMN.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
 export const reshapeRequestSchema = z.object({
   spec: reshapeSpecSchema,
   name: newNameField,

@@ -1,11 +1,16 @@
+import { useRef, useState, type RefObject } from 'react';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import DownloadIcon from '@mui/icons-material/Download';
 import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { ScatterChart } from '@mui/x-charts/ScatterChart';
 import type { ChartSpec } from '../../common/teams/data';
+import { chartSvgIn, chartSvgText, downloadChartPng, downloadChartSvg } from './chartExport';
 import { fmtNumber } from './formatNumber';
 
 /**
@@ -147,7 +152,15 @@ function Network({ spec }: { spec: Extract<ChartSpec, { kind: 'network' }> }) {
   );
 }
 
-function Chart({ spec, height }: { spec: ChartSpec; height: number }) {
+function Chart({
+  spec,
+  height,
+  options,
+}: {
+  spec: ChartSpec;
+  height: number;
+  options: ChartDisplayOptions;
+}) {
   switch (spec.kind) {
     case 'histogram':
       return (
@@ -187,6 +200,17 @@ function Chart({ spec, height }: { spec: ChartSpec; height: number }) {
       );
     case 'line': {
       const numeric = spec.x.every((v) => typeof v === 'number');
+      const log = options.logScale === true;
+      const right = new Set(options.rightAxis ?? []);
+      const twoAxes =
+        spec.series.some((s) => right.has(s.name)) && spec.series.some((s) => !right.has(s.name));
+      const scaleType = log ? ('log' as const) : ('linear' as const);
+      const axisOf = (name: string) => (twoAxes && right.has(name) ? 'right' : 'left');
+      const names = (side: 'left' | 'right') =>
+        spec.series
+          .filter((s) => axisOf(s.name) === side)
+          .map((s) => s.name)
+          .join(', ');
       return (
         <LineChart
           height={height}
@@ -197,17 +221,36 @@ function Chart({ spec, height }: { spec: ChartSpec; height: number }) {
                   label: spec.xLabel,
                   scaleType: 'linear',
                   tickMinStep: 1,
+                  // Years read as years: 1960, never 1,960.
+                  ...(isYearAxis(spec)
+                    ? { valueFormatter: (v: number) => String(Math.round(v)) }
+                    : {}),
                 }
               : { data: spec.x.map(String), label: spec.xLabel, scaleType: 'point' },
           ]}
-          yAxis={[{ width: 'auto' }]}
-          series={spec.series.map((s) => ({
-            data: s.values,
+          yAxis={
+            twoAxes
+              ? [
+                  { id: 'left', scaleType, width: 'auto', label: names('left') },
+                  {
+                    id: 'right',
+                    scaleType,
+                    width: 'auto',
+                    label: names('right'),
+                    position: 'right',
+                  },
+                ]
+              : [{ id: 'left', scaleType, width: 'auto' }]
+          }
+          series={spec.series.map((s, i) => ({
+            data: log ? s.values.map((v) => (v !== null && v > 0 ? v : null)) : s.values,
             label: s.name,
+            color: lineColor(i),
+            yAxisId: axisOf(s.name),
             showMark: spec.x.length < 40,
             connectNulls: false,
           }))}
-          margin={{ right: 16 }}
+          margin={{ right: twoAxes ? 4 : 16 }}
         />
       );
     }
@@ -246,17 +289,136 @@ function Chart({ spec, height }: { spec: ChartSpec; height: number }) {
   }
 }
 
+/** How a line chart is drawn: a log value axis, and the series drawn against a right axis. */
+export interface ChartDisplayOptions {
+  logScale?: boolean;
+  /** Names of series drawn against a second axis on the right. */
+  rightAxis?: string[];
+}
+
+/** Colours of line series: Tableau's ten and two more, repeated past twelve. */
+const LINE_COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#1f3a93',
+  '#8c564b',
+];
+const lineColor = (i: number) => LINE_COLORS[i % LINE_COLORS.length]!;
+
+/** Whether a line chart's x values are years (the server says so; older specs: whole numbers 1000-2999). */
+export function isYearAxis(spec: Extract<ChartSpec, { kind: 'line' }>): boolean {
+  if (spec.xKind !== undefined) return spec.xKind === 'year';
+  return (
+    spec.x.length > 0 &&
+    spec.x.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 1000 && v <= 2999)
+  );
+}
+
+/** What the chart leaves out, said under it. */
+function notesOf(spec: ChartSpec, options: ChartDisplayOptions): string[] {
+  if (spec.kind !== 'line') return [];
+  const notes: string[] = [];
+  if (spec.seriesBy && spec.seriesBy.total > spec.series.length) {
+    notes.push(
+      `Showing ${spec.series.length} of ${spec.seriesBy.total.toLocaleString('en')} values of ${spec.seriesBy.column}.`,
+    );
+  }
+  if (options.logScale) {
+    const dropped = spec.series.reduce(
+      (n, s) => n + s.values.filter((v) => v !== null && v <= 0).length,
+      0,
+    );
+    if (dropped > 0) {
+      notes.push(
+        `${dropped.toLocaleString('en')} value${dropped === 1 ? ' is' : 's are'} zero or less and cannot be drawn on a log scale.`,
+      );
+    }
+  }
+  return notes;
+}
+
+function DownloadButtons({
+  figure,
+  spec,
+}: {
+  figure: RefObject<HTMLElement | null>;
+  spec: ChartSpec;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const svgText = () => {
+    const svg = figure.current ? chartSvgIn(figure.current) : null;
+    if (!svg) throw new Error('The chart is not drawn yet.');
+    const legend =
+      spec.kind === 'line'
+        ? spec.series.map((s, i) => ({ label: s.name, color: lineColor(i) }))
+        : [];
+    return chartSvgText(svg, spec.title, legend);
+  };
+  const run = (save: (text: string) => Promise<void> | void) => () => {
+    setError(null);
+    Promise.resolve()
+      .then(() => save(svgText()))
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  };
+  return (
+    <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Button
+        size="small"
+        startIcon={<DownloadIcon />}
+        aria-label="Download chart as PNG"
+        onClick={run((t) => downloadChartPng(t, spec.title))}
+      >
+        PNG
+      </Button>
+      <Button
+        size="small"
+        startIcon={<DownloadIcon />}
+        aria-label="Download chart as SVG"
+        onClick={run((t) => downloadChartSvg(t, spec.title))}
+      >
+        SVG
+      </Button>
+      {error && (
+        <Typography variant="body2" color="error" role="alert">
+          {error}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
 export function ChartView({
   spec,
   height = 280,
   showHeading = true,
+  options = {},
+  downloadable = false,
 }: {
   spec: ChartSpec;
   height?: number;
   showHeading?: boolean;
+  options?: ChartDisplayOptions;
+  /** PNG and SVG download buttons under the chart (not for the heatmap, which is a table). */
+  downloadable?: boolean;
 }) {
+  const figure = useRef<HTMLElement | null>(null);
+  const notes = notesOf(spec, options);
   return (
-    <Box component="figure" sx={{ m: 0 }} aria-label={spec.title} data-chart-kind={spec.kind}>
+    <Box
+      component="figure"
+      ref={figure}
+      sx={{ m: 0 }}
+      aria-label={spec.title}
+      data-chart-kind={spec.kind}
+    >
       {showHeading && (
         <>
           <Typography component="figcaption" variant="subtitle2">
@@ -267,7 +429,13 @@ export function ChartView({
           </Typography>
         </>
       )}
-      <Chart spec={spec} height={height} />
+      <Chart spec={spec} height={height} options={options} />
+      {notes.map((n) => (
+        <Typography key={n} variant="body2" color="text.secondary">
+          {n}
+        </Typography>
+      ))}
+      {downloadable && spec.kind !== 'heatmap' && <DownloadButtons figure={figure} spec={spec} />}
     </Box>
   );
 }

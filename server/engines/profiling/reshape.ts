@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
+  columnYear,
   MAX_RESHAPE_COLUMNS,
   MAX_RESHAPE_ROWS,
   reshapeSpecSchema,
@@ -33,16 +34,8 @@ export interface ReshapeLimits {
   maxColumns?: number;
 }
 
-const YEAR = /^\s*(?:YR)?(\d{4})(?:\s*\[YR\d{4}\])?\s*$/i;
-
-/**
- * The year a column's name stands for: "1960", WDI DataBank's "1960 [YR1960]", the API's
- * "YR1960"; null for any other name.
- */
-export function yearOf(name: string): number | null {
-  const m = YEAR.exec(name);
-  return m ? Number(m[1]) : null;
-}
+/** The year a column's name stands for (common/teams/data.ts columnYear). */
+export const yearOf = columnYear;
 
 const count = (n: number) => n.toLocaleString('en');
 const names = (cols: { name: string }[]) => cols.map((c) => c.name).join(', ');
@@ -179,8 +172,8 @@ async function wideToLong(
   const notes = [
     `Wide to long: ${count(sourceRows)} rows × ${n} value columns (${span(values.map((c) => c.name))}) became ${count(written.rows)} rows of ${names(ids)}, ${spec.timeName} and ${spec.valueName}.`,
     asYears
-      ? `${spec.timeName} holds the year of each value column, as a whole number.`
-      : `${spec.timeName} holds the name of each value column.`,
+      ? `The column ${spec.timeName} holds the year of each value column, as a whole number.`
+      : `The column ${spec.timeName} holds the name of each value column.`,
   ];
   if (missing > 0) {
     notes.push(
@@ -190,7 +183,7 @@ async function wideToLong(
     );
   }
   if (!numeric) {
-    notes.push(`${names(text)} hold text, so ${spec.valueName} is text.`);
+    notes.push(`The columns ${names(text)} hold text, so ${spec.valueName} is text.`);
   }
   const others = info.filter((c) => !idNames.has(c.name) && !values.includes(c));
   if (others.length > 0) {

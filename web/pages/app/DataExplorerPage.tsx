@@ -35,6 +35,7 @@ import { DatasetCard } from './data-explorer/DatasetCard';
 import { FeatureEngineeringTab } from './data-explorer/FeatureEngineeringTab';
 import { IntegrationTab } from './data-explorer/IntegrationTab';
 import { RowsPreviewDialog } from './data-explorer/RowsPreviewDialog';
+import { ReshapeTab } from './data-explorer/ReshapeTab';
 import { LazyVisualizationTab } from './data-explorer/LazyVisualizationTab';
 import { useDebouncedValue } from './project-manager/useDebouncedValue';
 import { SearchField } from '../../components/SearchField';
@@ -44,6 +45,7 @@ const TABS = [
   { value: 'visualization', label: 'Data Visualization' },
   { value: 'integration', label: 'Data Integration' },
   { value: 'features', label: 'Feature Engineering' },
+  { value: 'reshape', label: 'Reshape' },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
@@ -243,6 +245,7 @@ export default function DataExplorerPage() {
         {tab === 'visualization' && <LazyVisualizationTab />}
         {tab === 'integration' && <IntegrationTab />}
         {tab === 'features' && <FeatureEngineeringTab />}
+        {tab === 'reshape' && <ReshapeTab />}
       </Box>
 
       <AddDatasetDialog

@@ -28,7 +28,7 @@ import { receiveUpload, refuseDataFile } from './upload';
 /**
  * The Data Explorer's routes, under /api/agents/data-team/datasets: a paged preview of any
  * catalog dataset with stored data, its profile, charts, integration of two datasets, feature
- * engineering, and adding a dataset by upload or from an API. Every read goes through the
+ * engineering, reshaping (explorer-reshape.ts), and adding a dataset by upload or from an API. Every read goes through the
  * caller's workspace, so the catalog's visibility rules apply (404 for a dataset the caller
  * cannot see); every result is saved as a new catalog dataset.
  */

@@ -1,5 +1,9 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
@@ -9,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   CHART_AGGREGATES,
+  MAX_CHART_ENTITIES,
   VISUALIZATION_TYPES,
   type ChartAggregate,
   type VisualizationType,
@@ -48,9 +53,15 @@ export function VisualizationTab() {
   const [x, setX] = useState('');
   const [y, setY] = useState<string[]>([]);
   const [aggregate, setAggregate] = useState<ChartAggregate>('mean');
+  const [seriesBy, setSeriesBy] = useState('');
+  const [entities, setEntities] = useState<string[]>([]);
+  const [logScale, setLogScale] = useState(false);
+  const [rightAxis, setRightAxis] = useState('');
   const columns = useDatasetColumns(datasetId || undefined);
   const chart = useChart();
-  const need = NEEDS[type];
+  const perEntity = type === 'line' && seriesBy !== '';
+  // One line per entity draws one measure.
+  const need = perEntity ? { ...NEEDS.line, y: 'one' as const } : NEEDS[type];
   const numeric = columns.columns.filter((c) => isNumericType(c.type));
   const xChoices = need.x === 'numeric' ? numeric : columns.columns;
 
@@ -58,7 +69,13 @@ export function VisualizationTab() {
     if (!datasetId) return;
     chart.mutate({
       id: datasetId,
-      request: { type, ...(need.x ? { x } : {}), y: need.y === 'none' ? [] : y, aggregate },
+      request: {
+        type,
+        ...(need.x ? { x } : {}),
+        y: need.y === 'none' ? [] : need.y === 'one' ? y.slice(0, 1) : y,
+        aggregate,
+        ...(perEntity ? { seriesBy, ...(entities.length > 0 ? { entities } : {}) } : {}),
+      },
     });
   };
 
@@ -77,6 +94,9 @@ export function VisualizationTab() {
               setDatasetId(id);
               setX('');
               setY([]);
+              setSeriesBy('');
+              setEntities([]);
+              setRightAxis('');
               chart.reset();
             }}
           />
@@ -137,6 +157,49 @@ export function VisualizationTab() {
               ))}
             </TextField>
           )}
+          {type === 'line' && (
+            <TextField
+              select
+              size="small"
+              label="One line per"
+              value={columns.columns.some((c) => c.name === seriesBy) ? seriesBy : ''}
+              onChange={(e) => setSeriesBy(e.target.value)}
+              sx={{ minWidth: 200 }}
+            >
+              <MenuItem value="">(no entity: one line per measure)</MenuItem>
+              {columns.columns
+                .filter((c) => c.name !== x)
+                .map((c) => (
+                  <MenuItem key={c.name} value={c.name}>
+                    {c.name}
+                  </MenuItem>
+                ))}
+            </TextField>
+          )}
+          {perEntity && (
+            <Autocomplete
+              multiple
+              freeSolo
+              size="small"
+              options={[]}
+              value={entities}
+              onChange={(_, v) => setEntities(v.slice(0, MAX_CHART_ENTITIES))}
+              renderValue={(values, getItemProps) =>
+                values.map((v, index) => {
+                  const { key, ...rest } = getItemProps({ index });
+                  return <Chip key={key} size="small" label={v} {...rest} />;
+                })
+              }
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={`${seriesBy} values to draw (optional)`}
+                  helperText="Type a value and press Enter; empty: the 12 with the most values"
+                />
+              )}
+              sx={{ minWidth: 280, flexGrow: 1 }}
+            />
+          )}
           {(type === 'line' || type === 'bar' || type === 'pie') && (
             <TextField
               select
@@ -168,7 +231,43 @@ export function VisualizationTab() {
       {chart.isError && <Alert severity="error">{chart.error.message}</Alert>}
       {chart.data && (
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <ChartView spec={chart.data} height={340} />
+          {chart.data.kind === 'line' && (
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{ mb: 1, alignItems: { sm: 'center' } }}
+            >
+              <FormControlLabel
+                control={
+                  <Switch checked={logScale} onChange={(e) => setLogScale(e.target.checked)} />
+                }
+                label="Log scale"
+              />
+              {chart.data.series.length >= 2 && !chart.data.seriesBy && (
+                <TextField
+                  select
+                  size="small"
+                  label="Right axis"
+                  value={chart.data.series.some((s) => s.name === rightAxis) ? rightAxis : ''}
+                  onChange={(e) => setRightAxis(e.target.value)}
+                  sx={{ minWidth: 200 }}
+                >
+                  <MenuItem value="">(none: one axis)</MenuItem>
+                  {chart.data.series.map((s) => (
+                    <MenuItem key={s.name} value={s.name}>
+                      {s.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            </Stack>
+          )}
+          <ChartView
+            spec={chart.data}
+            height={340}
+            options={{ logScale, rightAxis: rightAxis ? [rightAxis] : [] }}
+            downloadable
+          />
         </Paper>
       )}
       {!datasetId && (

@@ -8,6 +8,7 @@ import {
   type ExplorerFetchRequest,
   type FeaturesRequest,
   type IntegrateRequest,
+  type ReshapeRequest,
 } from '../../../../common/teams/data';
 import { checkedApi, unwrap } from '../../../api/client';
 import { datasetKeys } from '../../../api/queries/datasets';
@@ -82,6 +83,17 @@ export function useFeatures() {
   return useMutation({
     mutationFn: ({ id, request }: { id: string; request: FeaturesRequest }) =>
       unwrap(checkedApi.post(derivedDatasetReplySchema, `${base(id)}/features`, request)).then(
+        (r) => r.data,
+      ),
+    onSuccess: invalidate,
+  });
+}
+
+export function useReshape() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, request }: { id: string; request: ReshapeRequest }) =>
+      unwrap(checkedApi.post(derivedDatasetReplySchema, `${base(id)}/reshape`, request)).then(
         (r) => r.data,
       ),
     onSuccess: invalidate,
