@@ -184,6 +184,24 @@ describe('Data Explorer with panel data', () => {
       for (const c of FULL) expect(svgText).toContain(`>${c}</text>`);
       expect(svgText).toContain(`>${xTicks[0]}</`);
       expect(svgText).not.toMatch(/>(19|20)\d,\d\d\d</);
+
+      // A second measure on a right axis: two columns of the wide file, by country.
+      await pick(page, 'Dataset', new RegExp(`^${wideName}`));
+      await pick(page, 'X axis (time or order)', 'Country Code');
+      await pickMany(page, 'Numeric columns', ['1990', '2020']);
+      await page.getByRole('button', { name: 'Draw chart' }).click();
+      const measures = page.getByRole('figure', { name: '1990, 2020 by Country Code' });
+      await measures.locator('.MuiChartsAxis-directionY').first().waitFor();
+      expect(await measures.locator('.MuiChartsAxis-directionY').count()).toBe(1);
+      await pick(page, 'Right axis', '2020');
+      await page.waitForFunction(
+        () => document.querySelectorAll('.MuiChartsAxis-directionY').length === 2,
+      );
+      expect(await texts(page, '.MuiChartsAxis-directionY .MuiChartsAxis-label')).toEqual([
+        '1990',
+        '2020',
+      ]);
+      await screenshot(page, 'data-explorer-right-axis');
       await page.context().close();
     });
   }

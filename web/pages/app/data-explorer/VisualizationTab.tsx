@@ -242,6 +242,7 @@ export function VisualizationTab() {
                   <Switch checked={logScale} onChange={(e) => setLogScale(e.target.checked)} />
                 }
                 label="Log scale"
+                sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
               />
               {chart.data.series.length >= 2 && !chart.data.seriesBy && (
                 <TextField
@@ -250,7 +251,7 @@ export function VisualizationTab() {
                   label="Right axis"
                   value={chart.data.series.some((s) => s.name === rightAxis) ? rightAxis : ''}
                   onChange={(e) => setRightAxis(e.target.value)}
-                  sx={{ minWidth: 200 }}
+                  sx={{ minWidth: 200, maxWidth: { sm: 320 } }}
                 >
                   <MenuItem value="">(none: one axis)</MenuItem>
                   {chart.data.series.map((s) => (
