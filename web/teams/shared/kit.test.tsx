@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_STATUSES } from '../../../common/agents';
 import { CheckpointPanel } from './CheckpointPanel';
-import { FunFactsFooter, nextFactIndex } from './FunFactsFooter';
+import { FUN_FACTS_DISMISSED_KEY, FunFactsFooter, nextFactIndex } from './FunFactsFooter';
 import { FUN_FACTS } from './funFacts';
 import { LogsTab } from './LogsTab';
 import { PhaseStepper } from './PhaseStepper';
@@ -135,6 +135,18 @@ describe('FunFactsFooter', () => {
     expect(text()).toContain('Fact C');
     act(() => vi.advanceTimersByTime(5000));
     expect(text()).toContain('Fact B');
+  });
+
+  it('can be hidden, and stays hidden on the next visit', () => {
+    localStorage.removeItem(FUN_FACTS_DISMISSED_KEY);
+    const first = render(<FunFactsFooter />);
+    expect(screen.getByTestId('fun-fact')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Hide fun facts' }));
+    expect(screen.queryByTestId('fun-fact')).toBeNull();
+    first.unmount();
+    render(<FunFactsFooter />);
+    expect(screen.queryByRole('complementary', { name: 'Fun fact' })).toBeNull();
+    localStorage.removeItem(FUN_FACTS_DISMISSED_KEY);
   });
 
   it('never shows the same fact twice in a row and can be paused', () => {
