@@ -47,16 +47,19 @@ done
  * Python: plt.show() cannot display anything here, so figures a program leaves open are saved
  * at exit, as a notebook would show them. Only when the program saved no PNG or SVG itself, so
  * a figure it saved does not come back twice.
+ *
+ * Every Python run loads this file, so it does nothing until matplotlib.pyplot is first
+ * imported: a finder first in sys.meta_path (it finds nothing itself) sees that import and only
+ * then imports threading and warnings (whose regular-expression filter would pull in re, enum
+ * and functools). Done at start-up, those imports took about a third of the CPU time of a
+ * sandboxed `print` (bench/sandbox/overhead.ts).
  */
-export const PYTHON_SITECUSTOMIZE = `import os
-import sys
-import threading
-import warnings
-
-warnings.filterwarnings("ignore", message=".*non-interactive.*cannot be shown")
+export const PYTHON_SITECUSTOMIZE = `import sys
 
 
 def _econagents_save_open_figures():
+    import os
+
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
@@ -70,9 +73,37 @@ def _econagents_save_open_figures():
         pass
 
 
-# pyplot closes every figure in an atexit handler, and atexit handlers run last-in first-out, so
-# one registered here would find none left. Handlers of threading's shutdown run before them.
-threading._register_atexit(_econagents_save_open_figures)
+def _econagents_pyplot_imported():
+    import threading
+    import warnings
+
+    # After the program's own filters, as if set at start-up before the program ran.
+    warnings.filterwarnings(
+        "ignore", message=".*non-interactive.*cannot be shown", append=True
+    )
+    # pyplot closes every figure in an atexit handler, and atexit handlers run last-in
+    # first-out, so one registered here would find none left. Handlers of threading's shutdown
+    # run before them.
+    try:
+        threading._register_atexit(_econagents_save_open_figures)
+    except RuntimeError:
+        pass  # imported during shutdown: nothing is left to show
+
+
+class _EconagentsPyplotFinder:
+    """Finds no module; calls _econagents_pyplot_imported once, as pyplot is first imported."""
+
+    seen = False
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name == "matplotlib.pyplot" and not cls.seen:
+            cls.seen = True
+            _econagents_pyplot_imported()
+        return None
+
+
+sys.meta_path.insert(0, _EconagentsPyplotFinder)
 `;
 
 /** Octave's site start-up file (OCTAVE_SITE_INITFILE): quiet, invisible plotting. */
