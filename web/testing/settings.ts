@@ -21,6 +21,7 @@ export function sampleSettings(): Settings {
     codeGeneration: { ...SETTINGS_DEFAULTS.codeGeneration, frameworks: [] },
     runtime: { ...SETTINGS_DEFAULTS.runtime },
     notifications: { ...SETTINGS_DEFAULTS.notifications },
+    explorer: { recentQueries: [] },
     updatedAt: null,
   };
 }

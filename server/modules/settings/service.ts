@@ -71,6 +71,7 @@ export function createSettingsService(deps: { store: SettingsStore; encryptionKe
       codeGeneration: s.codeGeneration,
       runtime: s.runtime,
       notifications: s.notifications,
+      explorer: { recentQueries: [...s.explorer.recentQueries] },
       updatedAt: row ? row.updatedAt.toISOString() : null,
     };
   }

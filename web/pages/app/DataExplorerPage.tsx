@@ -14,12 +14,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import StorageOutlinedIcon from '@mui/icons-material/StorageOutlined';
 import { SNACKBAR_MS } from '../../../common/constants';
-import {
-  DATASET_SOURCES,
-  DATASET_SOURCE_LABELS,
-  type Dataset,
-  type DatasetSource,
-} from '../../../common/datasets';
+import { DATASET_SOURCES, type Dataset, type DatasetSource } from '../../../common/datasets';
 import {
   ConfirmDialog,
   EmptyState,
@@ -34,6 +29,8 @@ import { AddDatasetDialog } from './data-explorer/AddDatasetDialog';
 import { DatasetCard } from './data-explorer/DatasetCard';
 import { FeatureEngineeringTab } from './data-explorer/FeatureEngineeringTab';
 import { IntegrationTab } from './data-explorer/IntegrationTab';
+import { RecentQueries } from './data-explorer/RecentQueries';
+import { sourceOptions } from './data-explorer/sourceOptions';
 import { RowsPreviewDialog } from './data-explorer/RowsPreviewDialog';
 import { ReshapeTab } from './data-explorer/ReshapeTab';
 import { LazyVisualizationTab } from './data-explorer/LazyVisualizationTab';
@@ -164,13 +161,16 @@ export default function DataExplorerPage() {
                 fullWidth={false}
               >
                 <MenuItem value="all">All sources</MenuItem>
-                {DATASET_SOURCES.map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {DATASET_SOURCE_LABELS[s]}
-                  </MenuItem>
-                ))}
+                {sourceOptions()}
               </TextField>
             </Stack>
+            <RecentQueries
+              search={search}
+              onPick={(q) => {
+                setSearch(q);
+                setPage(1);
+              }}
+            />
             {remove.isError && (
               <Alert severity="error" sx={{ mb: 2 }} onClose={() => remove.reset()}>
                 {remove.error.message}

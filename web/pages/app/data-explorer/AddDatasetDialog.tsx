@@ -17,8 +17,6 @@ import {
   DATASET_DATA_TYPES,
   DATASET_DATA_TYPE_LABELS,
   DATASET_NAME_MAX,
-  DATASET_SOURCES,
-  DATASET_SOURCE_LABELS,
   type CreateDatasetRequest,
   type DatasetDataType,
   type DatasetField,
@@ -36,6 +34,7 @@ import {
   type ApiSource,
 } from '../../../../common/teams/data';
 import { useExplorerFetch, useExplorerUpload } from './explorerApi';
+import { sourceOptions } from './sourceOptions';
 
 type Mode = 'describe' | 'upload' | 'api';
 
@@ -310,11 +309,7 @@ export function AddDatasetDialog({
                 value={form.source}
                 onChange={(e) => set('source', e.target.value as DatasetSource)}
               >
-                {DATASET_SOURCES.map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {DATASET_SOURCE_LABELS[s]}
-                  </MenuItem>
-                ))}
+                {sourceOptions()}
               </TextField>
             </Grid>
             <Grid size={{ xs: 6, md: 3 }}>

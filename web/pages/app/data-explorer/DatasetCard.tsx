@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -8,13 +8,22 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import TableRowsOutlinedIcon from '@mui/icons-material/TableRowsOutlined';
 import {
   DATASET_DATA_TYPE_LABELS,
   DATASET_SOURCE_LABELS,
   type Dataset,
 } from '../../../../common/datasets';
+import {
+  DATASET_DOWNLOAD_FORMATS,
+  DATASET_DOWNLOAD_LABELS,
+  type DatasetDownloadFormat,
+} from '../../../../common/dataset-export';
 import { formatDate, formatNumber, truncate } from '../shared/format';
+import { downloadDataset } from './explorerApi';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -36,6 +45,50 @@ function rangeText(d: Dataset): string {
 }
 
 const FIELDS_SHOWN = 6;
+
+/** A "Download" button whose menu offers the formats the server writes (CSV, Parquet). */
+function DownloadMenu({ dataset }: { dataset: Dataset }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [busy, setBusy] = useState<DatasetDownloadFormat | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const menuId = `download-${dataset.id}`;
+  const run = (format: DatasetDownloadFormat) => {
+    setAnchor(null);
+    setBusy(format);
+    setError(null);
+    downloadDataset(dataset, format)
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : 'Download failed'))
+      .finally(() => setBusy(null));
+  };
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<FileDownloadOutlinedIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-label={`Download ${dataset.name}`}
+        aria-haspopup="menu"
+        aria-controls={anchor ? menuId : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        disabled={busy !== null}
+      >
+        {busy ? `Preparing ${DATASET_DOWNLOAD_LABELS[busy]}…` : 'Download'}
+      </Button>
+      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {DATASET_DOWNLOAD_FORMATS.map((f) => (
+          <MenuItem key={f} onClick={() => run(f)}>
+            {DATASET_DOWNLOAD_LABELS[f]} (.{f})
+          </MenuItem>
+        ))}
+      </Menu>
+      {error && (
+        <Typography role="alert" variant="caption" color="error" sx={{ width: '100%' }}>
+          {error}
+        </Typography>
+      )}
+    </>
+  );
+}
 
 /** Entries whose data the Data team stored (a file or an API fetch, fully integrated). */
 export const hasStoredData = (d: Dataset) =>
@@ -143,8 +196,8 @@ export function DatasetCard({
           </Typography>
         )}
       </CardContent>
-      {((d.canEdit && onDelete) || (onPreview && hasStoredData(d))) && (
-        <CardActions sx={{ px: 2, pb: 2, pt: 0 }}>
+      {((d.canEdit && onDelete) || hasStoredData(d)) && (
+        <CardActions sx={{ px: 2, pb: 2, pt: 0, flexWrap: 'wrap', rowGap: 0.5 }}>
           {onPreview && hasStoredData(d) && (
             <Button
               size="small"
@@ -155,6 +208,7 @@ export function DatasetCard({
               Preview rows
             </Button>
           )}
+          {hasStoredData(d) && <DownloadMenu dataset={d} />}
           {d.canEdit && onDelete && (
             <Button
               size="small"

@@ -10,7 +10,10 @@ import {
   type IntegrateRequest,
   type ReshapeRequest,
 } from '../../../../common/teams/data';
-import { checkedApi, unwrap } from '../../../api/client';
+import type { DatasetDownloadFormat } from '../../../../common/dataset-export';
+import { checkedApi, refreshTokens, unwrap } from '../../../api/client';
+import { getAuth } from '../../../api/session';
+import { saveBlob } from '../../../components/saveFile';
 import { datasetKeys } from '../../../api/queries/datasets';
 import { dashboardKeys } from '../../../api/queries/dashboard';
 
@@ -120,4 +123,32 @@ export function useExplorerFetch() {
       ).then((r) => r.data),
     onSuccess: invalidate,
   });
+}
+
+/**
+ * Downloads a dataset's stored data as CSV or Parquet (GET /api/datasets/:id/download). The
+ * endpoint needs the bearer token, so the browser cannot follow a plain link: fetch it (one
+ * refresh and retry on 401, like the API client) and save it under the server's file name.
+ */
+export async function downloadDataset(
+  dataset: { id: string; name: string },
+  format: DatasetDownloadFormat,
+): Promise<void> {
+  const path = `/api/datasets/${encodeURIComponent(dataset.id)}/download?format=${format}`;
+  const get = () => {
+    const auth = getAuth();
+    return fetch(path, { headers: auth ? { Authorization: `Bearer ${auth.accessToken}` } : {} });
+  };
+  let res = await get();
+  if (res.status === 401 && (await refreshTokens())) res = await get();
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+    throw new Error(
+      typeof body?.message === 'string' ? body.message : `Download failed (HTTP ${res.status})`,
+    );
+  }
+  const blob = await res.blob();
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  saveBlob(blob, utf8 ? decodeURIComponent(utf8) : `${dataset.name}.${format}`);
 }
