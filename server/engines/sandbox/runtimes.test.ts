@@ -58,6 +58,33 @@ describe.skipIf(python !== '')(`Python runtime${python}`, () => {
     expect(shown.figures.map((f) => f.name)).toEqual(['figure_1.png', 'figure_2.png']);
   });
 
+  it('starts Python without importing anything for the figure hook until pyplot is imported', async () => {
+    // Every run loads the engine's sitecustomize.py; it used to import threading and re (a third
+    // of a sandboxed print's CPU). -X importtime lists what each import pulled in before it.
+    const result = await sandbox.run({
+      language: 'python',
+      code: [
+        'import subprocess, sys',
+        'err = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"],',
+        '                     capture_output=True, text=True).stderr.splitlines()',
+        'rows = []',
+        'for line in err:',
+        '    parts = line.split("|")',
+        '    if line.startswith("import time:") and len(parts) == 3 and "package" not in parts[2]:',
+        '        rows.append((len(parts[2]) - len(parts[2].lstrip()), parts[2].strip()))',
+        'i = [name for _, name in rows].index("sitecustomize")',
+        'nested = []',
+        'for depth, name in reversed(rows[:i]):',
+        '    if depth <= rows[i][0]:',
+        '        break',
+        '    nested.append(name)',
+        'print("sitecustomize imports:", sorted(nested))',
+      ].join('\n'),
+    });
+    expect(result).toMatchObject({ ok: true, kind: 'ok' });
+    expect(result.output).toBe('sitecustomize imports: []\n');
+  });
+
   it('reports a failing program with its traceback', async () => {
     const result = await sandbox.run({ language: 'python', code: 'print("before")\n1 / 0\n' });
     expect(result).toMatchObject({ ok: false, kind: 'exit', exitCode: 1 });
