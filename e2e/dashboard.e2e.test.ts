@@ -94,15 +94,21 @@ describe('Dashboard', () => {
       .getByText('No projects yet: the distribution appears once you create projects.')
       .waitFor();
 
-    // The teams launcher: 'ready' exactly for the teams this server runs, each a link.
+    // The teams launcher: 'ready' exactly for the teams this server runs, each a link; this
+    // server has no model, so a team with a step that calls one 'needs a model'.
     const launcher = page.getByRole('region', { name: 'AI Research Teams' });
-    const running = await asDana<{ teams: Array<{ id: string; available: boolean }> }>(
-      'GET',
-      '/api/agents/teams',
-    );
-    const ready = (id: string) =>
-      running.teams.some((t) => t.id === id && t.available) ? 'ready' : 'coming soon';
+    const running = await asDana<{
+      llm: { configured: boolean };
+      teams: Array<{ id: string; available: boolean; phases: Array<{ requiresModel: boolean }> }>;
+    }>('GET', '/api/agents/teams');
+    const ready = (id: string) => {
+      const team = running.teams.find((t) => t.id === id);
+      if (!team?.available) return 'coming soon';
+      const needsModel = !running.llm.configured && team.phases.some((p) => p.requiresModel);
+      return needsModel ? 'needs a model' : 'ready';
+    };
     expect(running.teams.some((t) => t.id === 'runtime-test')).toBe(true);
+    expect(ready('ideation')).toBe('needs a model');
     for (const [name, label] of [
       ['Ideation', ready('ideation')],
       ['Literature Review', ready('literature')],

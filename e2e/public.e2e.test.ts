@@ -46,12 +46,17 @@ describe('public pages', () => {
     });
   }
 
-  it('landing: stats, features, partners as text, and a testimonial that changes every 5 s', async () => {
+  it("landing: this install's counts, features, partners as text, and a testimonial that changes every 5 s", async () => {
     const { context, page } = await newPage(browser);
     try {
       await page.goto(server.baseUrl);
-      await page.getByText('5K+', { exact: true }).waitFor();
-      await expect(page.getByText('20+', { exact: true }).isVisible()).resolves.toBe(true);
+      // The figures are counted on this server (here the administrator), never made up.
+      const figures = page.getByTestId('landing-figures');
+      await figures.waitFor();
+      expect(await figures.textContent()).toBe('1Researcher');
+      await page.getByText('Counted on this server').waitFor();
+      await expect(page.getByText('5K+').count()).resolves.toBe(0);
+      await expect(page.getByText('20+').count()).resolves.toBe(0);
       await expect(page.locator('section h3').count()).resolves.toBeGreaterThanOrEqual(8 + 2);
       await expect(page.locator('img').count()).resolves.toBe(0);
       const quote = page.getByTestId('testimonial');
@@ -85,8 +90,9 @@ describe('public pages', () => {
       });
       await page.goto(server.baseUrl);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      // The landing page reads nothing from the API.
-      expect(apiCalls).toEqual([]);
+      await page.getByTestId('landing-figures').waitFor();
+      // The landing page reads only its counted figures from the API.
+      expect(apiCalls.map((u) => new URL(u).pathname)).toEqual(['/api/public/figures']);
       await page.getByRole('button', { name: 'Open site menu' }).click();
       const menu = page.getByRole('menu', { name: 'Site' });
       await menu.waitFor();

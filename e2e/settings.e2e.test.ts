@@ -118,18 +118,8 @@ describe('Settings', () => {
     await page.keyboard.press('ArrowRight');
     expect(await temperature.getAttribute('aria-valuenow')).toBe('0.8');
     await page.getByLabel('Max tokens per response').fill('3000');
-    await choose(page, 'Agent autonomy', 'High');
 
     await category(page, 'Data Settings');
-    const cache = page.getByRole('slider', { name: /Max cache size/ });
-    // The cache-size slider works only while caching is on (platform.md §5).
-    expect(await cache.isDisabled()).toBe(false);
-    await page.getByRole('switch', { name: 'Cache datasets' }).click();
-    expect(await cache.isDisabled()).toBe(true);
-    await page.getByRole('switch', { name: 'Cache datasets' }).click();
-    await cache.focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await cache.getAttribute('aria-valuenow')).toBe('600');
     await choose(page, 'Missing-value imputation', 'Median');
 
     await category(page, 'Code Generation');
@@ -156,12 +146,8 @@ describe('Settings', () => {
 
     const s = await stored();
     expect(s.profile.displayName).toBe('Sam Settings-Smith');
-    expect(s.ai).toMatchObject({ temperature: 0.8, maxTokens: 3000, agentAutonomy: 'high' });
-    expect(s.data).toMatchObject({
-      cacheDatasets: true,
-      maxCacheSize: 600,
-      imputationStrategy: 'median',
-    });
+    expect(s.ai).toMatchObject({ temperature: 0.8, maxTokens: 3000 });
+    expect(s.data).toMatchObject({ imputationStrategy: 'median' });
     expect(s.codeGeneration.defaultLanguage).toBe('julia');
     expect(s.runtime.codeExecutionTimeLimitSeconds).toBe(120);
     expect(s.notifications.sessionFailed).toBe(false);
@@ -190,8 +176,8 @@ describe('Settings', () => {
     expect(await page.getByLabel('Max tokens per response').inputValue()).toBe('3000');
     await category(page, 'Data Settings');
     expect(
-      await page.getByRole('slider', { name: /Max cache size/ }).getAttribute('aria-valuenow'),
-    ).toBe('600');
+      await page.getByRole('combobox', { name: 'Missing-value imputation' }).textContent(),
+    ).toBe('Median');
 
     // Clearing the key: stored as gone after Save.
     await category(page, 'API Keys');
@@ -377,9 +363,14 @@ describe('Settings', () => {
     llm.reset();
     llm.setOptions({ models: ['qwen2.5:7b', 'llama3.1:8b'] });
     const page = await open('/app/settings?section=ai');
-    // Each option names the model it runs under the choice.
+    // Each option is the model it runs: the server's one model once, then a custom id.
     await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-    await page.getByRole('option', { name: /^gpt-3\.5-turbo\s*Runs scripted-model/ }).waitFor();
+    await page
+      .getByRole('option', { name: /^scripted-model\s*Runs on OpenAI-compatible server$/ })
+      .waitFor();
+    const options = await page.getByRole('option').allTextContents();
+    expect(options).toHaveLength(2);
+    expect(options.join(' ')).not.toMatch(/gpt|claude/);
     await page.getByRole('option', { name: /^Custom model/ }).click();
     await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
     await page.getByText('2 models on your server: pick one or type an id').waitFor();

@@ -1,13 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import {
-  PUBLIC_FIGURES_CACHE_SECONDS,
-  publicFiguresReplySchema,
-  type PublicFigures,
-} from '../../../common/public-figures';
-import { checkedApi, unwrap } from '../../api/client';
+import type { PublicFigures } from '../../../common/public-figures';
 
 /** One figure of the hero: a count and its label, singular or plural by the count. */
 export interface Figure {
@@ -32,22 +27,41 @@ export function figuresOf(counts: PublicFigures): Figure[] {
   ];
 }
 
-function useLandingFigures() {
-  return useQuery({
-    queryKey: ['public-figures'],
-    queryFn: ({ signal }) =>
-      unwrap(checkedApi.get(publicFiguresReplySchema, '/api/public/figures', signal)).then(
-        (r) => r.data,
-      ),
-    staleTime: PUBLIC_FIGURES_CACHE_SECONDS * 1000,
-    retry: false,
-  });
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+/**
+ * GET /api/public/figures, read with fetch and checked by hand: the landing page carries
+ * neither the query library nor zod (its route stays small). Undefined on any failure.
+ */
+async function fetchFigures(signal: AbortSignal): Promise<PublicFigures | undefined> {
+  try {
+    const res = await fetch('/api/public/figures', { signal });
+    if (!res.ok) return undefined;
+    const body = (await res.json()) as { data?: Record<string, unknown> };
+    const { researchers, completedSessions } = body.data ?? {};
+    if (!isCount(researchers) || !isCount(completedSessions)) return undefined;
+    return { researchers, completedSessions };
+  } catch {
+    return undefined;
+  }
+}
+
+function useLandingFigures(): PublicFigures | undefined {
+  const [figures, setFigures] = useState<PublicFigures>();
+  useEffect(() => {
+    const abort = new AbortController();
+    void fetchFigures(abort.signal).then((f) => {
+      if (!abort.signal.aborted) setFigures(f);
+    });
+    return () => abort.abort();
+  }, []);
+  return figures;
 }
 
 /** The hero's counts of this install; nothing while loading, on failure or when all are 0. */
 export function LandingFigures() {
-  const query = useLandingFigures();
-  const figures = query.data ? figuresOf(query.data) : [];
+  const counts = useLandingFigures();
+  const figures = counts ? figuresOf(counts) : [];
   if (figures.length === 0) return null;
   return (
     <Stack spacing={1} sx={{ alignItems: { md: 'flex-end' } }}>
