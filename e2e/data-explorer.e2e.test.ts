@@ -60,7 +60,7 @@ describe('Data Explorer', () => {
     const add = dialog.getByRole('button', { name: 'Add dataset' });
     expect(await add.isDisabled()).toBe(true);
     await dialog.getByLabel('Name').fill('Quarterly Census of Employment and Wages');
-    await choose(page, 'Source', 'BLS');
+    await choose(page, 'Source', 'IMF');
     await choose(page, 'Data type', 'Panel');
     await dialog.getByLabel('Description').fill('County-level employment and wages by industry.');
     await dialog
@@ -85,7 +85,7 @@ describe('Data Explorer', () => {
     await card.waitFor();
     const text = (await card.textContent()) ?? '';
     for (const part of [
-      'BLS',
+      'IMF',
       'Panel',
       'Full integration',
       'API',
