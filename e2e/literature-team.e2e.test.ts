@@ -190,6 +190,39 @@ describe('Literature Review Team screen', () => {
     await page.getByRole('tab', { name: 'Console Logs' }).click();
     await page.getByText(/Saved the report as the document/).waitFor();
     await page.context().close();
+
+    // The saved report, opened from Documentation, keeps the model's mark on its passages, and
+    // its Provenance lists the works retrieved in the session; the invented reference is nowhere.
+    const sessionId = new URL(page.url()).searchParams.get('sessionId');
+    const listed = await call<{
+      data: { documents: { id: string; name: string; category: string; format: string }[] };
+    }>(server.baseUrl, 'GET', '/api/documents?limit=50', { token: me.tokens.accessToken });
+    // The session saves its report (Markdown) and its bibliography (BibTeX).
+    const reports = listed.body.data.documents.filter(
+      (d) => d.category === 'literature_review' && d.format === 'md',
+    );
+    expect(reports.length).toBeGreaterThan(0);
+    const docPage = await openPage(
+      browser,
+      server.baseUrl,
+      me,
+      `/app/documentation?doc=${reports[0]!.id}`,
+    );
+    const content = docPage.getByTestId('document-content');
+    await content.getByText('Written by the model, not checked').first().waitFor();
+    expect(await content.textContent()).not.toContain('Fakeauthor');
+    await docPage.getByRole('tab', { name: 'Provenance' }).click();
+    const panel = docPage.getByTestId('provenance-panel');
+    await panel.getByText(`session ${sessionId}`, { exact: false }).waitFor();
+    const retrieved = panel.getByRole('region', { name: 'Retrieved records' }).locator('li');
+    await retrieved.first().waitFor();
+    expect(await retrieved.count()).toBeGreaterThan(3);
+    expect(await retrieved.first().textContent()).toMatch(/openalex|crossref|arxiv|semantic/i);
+    const items = panel.getByRole('table', { name: 'Items and their origins' });
+    await items.getByText('Written by the model, not checked').first().waitFor();
+    expect(await panel.textContent()).not.toContain('Fakeauthor');
+    await shot(docPage, 'literature-report-provenance');
+    await docPage.context().close();
   });
 
   it('takes the question, the library and the search settings from the screen and the project', async () => {

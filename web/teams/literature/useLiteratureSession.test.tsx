@@ -248,7 +248,7 @@ describe('useLiteratureSession polling', () => {
     expect(t.hook.result.current.error).toBeUndefined();
   });
 
-  it('stops polling once the session completes, after one last read of the logs', async () => {
+  it('stops polling once the session completes, after one last read of the status and logs', async () => {
     const t = await started();
     t.queues.status = [statusReply({ status: 'completed', phase: 5, finalReport: '# Done' })];
     await t.advance(2000);
@@ -256,8 +256,43 @@ describe('useLiteratureSession polling', () => {
     const before = t.calls.length;
     await t.advance(20_000);
     // The closing log lines are written just after the status settles.
-    expect(t.calls.slice(before)).toEqual(['logs']);
+    expect(t.calls.slice(before).sort()).toEqual(['logs', 'status']);
     expect(t.hook.result.current.reportPreview).toBe('# Done');
+  });
+
+  it('shows the report as revised at the last checkpoint when completion arrives over the socket', async () => {
+    const t = await started();
+    t.queues.status = [
+      statusReply({
+        status: 'waiting_for_input',
+        phase: 4,
+        checkpoint: 3,
+        finalReport: '# Before feedback',
+      }),
+    ];
+    await t.advance(2000);
+    expect(t.hook.result.current.reportPreview).toBe('# Before feedback');
+    // The revised report is written, then the session completes: the socket says so first.
+    t.queues.status = [statusReply({ status: 'completed', phase: 5, finalReport: '# Revised' })];
+    act(() =>
+      t.factory.sockets[0]!.serverSend(
+        wsSessionUpdateSchema.parse({
+          type: 'session-update',
+          sessionId: ID,
+          teamId: 'literature',
+          status: 'completed',
+          phase: 5,
+          checkpoint: null,
+          timestamp: new Date().toISOString(),
+          updateType: 'process_completed',
+          data: { finalOutputs: null },
+        }),
+      ),
+    );
+    expect(t.hook.result.current.status).toBe('completed');
+    // Read at once, not a poll interval later.
+    await t.advance(10);
+    expect(t.hook.result.current.reportPreview).toBe('# Revised');
   });
 });
 

@@ -244,12 +244,13 @@ describe('useTeamSession', () => {
     expect(hook.result.current.phase).toBe(4);
     expect(hook.result.current.results).toEqual({ 1: { papers: ['a'] }, 2: ['gap'] });
     expect(hook.result.current.finalOutputs).toEqual({ report: '# Report' });
-    // Polling stops after one last read (status and logs).
+    // Completed over the socket: the status is read at once (the update carries no outputs),
+    // then polling stops after one last read (status and logs).
     const polls = http.count('GET', '/api/agents/sessions/');
     await advance(6000);
-    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 3);
     await advance(6000);
-    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 2);
+    expect(http.count('GET', '/api/agents/sessions/')).toBe(polls + 3);
   });
 
   it('sends other feedback text as it is, and a failed feedback call keeps the checkpoint', async () => {

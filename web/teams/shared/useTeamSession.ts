@@ -208,6 +208,9 @@ export function useTeamSession<TStart = GenericStartInput>(
   const [pollDelayMs, setPollDelayMs] = useState(pollIntervalMs);
   /** When the last real-time update of the current session arrived (Date.now()). */
   const lastUpdateAt = useRef<number | undefined>(undefined);
+  /** Real-time updates received, and how many had been when a status reply was last read. */
+  const updatesSeen = useRef(0);
+  const updatesSeenAtStatus = useRef(0);
 
   /** With `onNotFound`, a 404 drops the session and hands over to the screen. */
   const forgetIfNotFound = useCallback((reply: ApiResult<unknown> | undefined): boolean => {
@@ -256,7 +259,10 @@ export function useTeamSession<TStart = GenericStartInput>(
             return statusReply;
           }
           const snapshot = ep.readStatus(statusReply);
-          if (snapshot) dispatch({ type: 'snapshot', sessionId, snapshot });
+          if (snapshot) {
+            updatesSeenAtStatus.current = updatesSeen.current;
+            dispatch({ type: 'snapshot', sessionId, snapshot });
+          }
         }
         return logsReply !== undefined && isFailure(logsReply) ? logsReply : undefined;
       } catch (err) {
@@ -296,12 +302,26 @@ export function useTeamSession<TStart = GenericStartInput>(
     };
   }, [sessionId, live, pollIntervalMs, alternate, pollOnce]);
 
+  // A session that settled through a real-time update (which carries no outputs) is read at
+  // once, so it shows (and downloads) the outputs of its last phase rather than those of the
+  // reply read before (a report revised at the last checkpoint would otherwise show as it was
+  // before the feedback); and once more after a poll interval, for the closing log lines, with
+  // both calls whatever the polling's turn.
+  const readStatusAtSettling = useCallback(
+    async (id: string, signal: AbortSignal) => {
+      // Settled by a read of the status: nothing newer to fetch.
+      if (updatesSeen.current === updatesSeenAtStatus.current) return;
+      await pollOnce(id, signal, 'status');
+    },
+    [pollOnce],
+  );
   const readAfterSettling = useCallback(
     async (id: string, signal: AbortSignal) => {
-      await pollOnce(id, signal, alternate ? 'logs' : 'both');
+      await pollOnce(id, signal, 'both');
     },
-    [pollOnce, alternate],
+    [pollOnce],
   );
+  useReadAfterSettling(sessionId, live, 0, readStatusAtSettling);
   useReadAfterSettling(sessionId, live, pollIntervalMs, readAfterSettling);
 
   // One immediate read when the screen attaches to a session it knows nothing about yet.
@@ -318,7 +338,10 @@ export function useTeamSession<TStart = GenericStartInput>(
     if (!sessionId) return;
     const offMessage = socket.onMessage((message) => {
       if (message.type !== 'session-update') return;
-      if (message.sessionId === sessionId) lastUpdateAt.current = Date.now();
+      if (message.sessionId === sessionId) {
+        lastUpdateAt.current = Date.now();
+        updatesSeen.current += 1;
+      }
       dispatch({ type: 'update', update: message });
     });
     const offSubscription = socket.subscribe(subscriptionType, { sessionId });
