@@ -49,7 +49,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   if (ctx.metrics) registerRequestMetrics(app, ctx.metrics);
-  registerAccessControl(app, ctx.db, ctx.signer);
+  registerAccessControl(app, ctx.db, ctx.signer, ctx.activeUsers);
   registerJsonDepthLimit(app);
   registerTextInputGuard(app);
   await app.register(helmet, {

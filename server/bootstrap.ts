@@ -11,6 +11,7 @@ import { protectDataDir } from './platform/data-dir';
 import { registerStorageQuota } from './platform/storage-quota';
 import { loadSecrets } from './platform/secrets';
 import { TokenSigner } from './platform/tokens';
+import { createActiveUserCache } from './platform/active-users';
 import { readVersion } from './version';
 import { createNotifier } from './modules/notifications/notify';
 import { createUserLlmSettingsLoader } from './modules/settings/llm-settings';
@@ -57,6 +58,7 @@ export async function createContext(
     db: database.db,
     secrets,
     signer: new TokenSigner(secrets.jwtSecret),
+    activeUsers: createActiveUserCache(database.db),
     mailer: createMailer({
       db: database.db,
       smtpUrl: config.mail.smtpUrl,

@@ -10,6 +10,7 @@ import type { LoadUserLlmSettings, ModelStatusService } from './platform/llm-set
 import type { ModuleServices } from './module-services';
 import type { Secrets } from './platform/secrets';
 import type { TokenSigner } from './platform/tokens';
+import type { ActiveUserCache } from './platform/active-users';
 
 export type { Api };
 export type { AgentRuntime };
@@ -24,6 +25,11 @@ export interface AppContext {
   db: Database;
   secrets: Secrets;
   signer: TokenSigner;
+  /**
+   * The active user behind each access token, kept per process; the agent runtime drops an entry
+   * on every revocation announced on its bus (platform/active-users.ts).
+   */
+  activeUsers: ActiveUserCache;
   mailer: Mailer;
   log: FastifyBaseLogger;
   agents: AgentRuntime;

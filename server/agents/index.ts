@@ -14,7 +14,12 @@ import { createRunner, type Runner } from './runtime/runner';
 import { createSessionService } from './runtime/service';
 import { createSessionStore } from './runtime/store';
 import { productTeams } from './teams';
-import { announceAccessRevoked, createWsHub, type WsHub } from './runtime/ws';
+import {
+  ACCESS_REVOKED_CHANNEL,
+  announceAccessRevoked,
+  createWsHub,
+  type WsHub,
+} from './runtime/ws';
 import { createWorkflows } from './workflows';
 
 export type { TeamDefinition } from './runtime/team';
@@ -47,6 +52,13 @@ export async function createAgentRuntime(
   for (const team of teams) services.instancesOf(team.services);
   const registry = createTeamRegistry(teams, services);
   const bus = await createEventBus(ctx.database, ctx.log);
+  // Each process keeps its requests' active users (platform/active-users.ts): a user whose access
+  // changed in any process is read again, and after a lost bus connection every user is.
+  const unsubscribeAccess = bus.subscribe(ACCESS_REVOKED_CHANNEL, (payload) => {
+    const userId = (payload as { userId?: unknown } | null)?.userId;
+    if (typeof userId === 'string') ctx.activeUsers.invalidate(userId);
+  });
+  const unsubscribeReconnect = bus.onReconnect(() => ctx.activeUsers.clear());
   const models = createModelLayer({
     config: ctx.config,
     loadUserLlmSettings: ctx.loadUserLlmSettings,
@@ -126,6 +138,8 @@ export async function createAgentRuntime(
     queueDepth: () => queue.depth(),
     socketClients: () => hub?.clientCount() ?? 0,
     async accessRevoked(userId) {
+      // This process at once, before the request that changed the access is answered.
+      ctx.activeUsers.invalidate(userId);
       await announceAccessRevoked(bus, hub, userId).catch((err: unknown) => {
         ctx.log.warn(
           { err: (err as Error).message, userId },
@@ -188,6 +202,8 @@ export async function createAgentRuntime(
       await runner?.stop();
       await hub?.close();
       await queue.stop();
+      unsubscribeAccess();
+      unsubscribeReconnect();
       await bus.close();
       await services.close();
     },

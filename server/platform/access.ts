@@ -5,6 +5,7 @@ import type { Database } from '../db/connect';
 import { users } from '../db/schema';
 import { AppError, forbidden, unauthorized } from './errors';
 import type { TokenSigner } from './tokens';
+import type { ActiveUserCache } from './active-users';
 import { spendToken } from './used-tokens';
 
 /**
@@ -69,8 +70,9 @@ function bearer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The user row behind a token, if the account may act: approved and not suspended. Read on every
- * request, so a rejected, suspended or demoted user loses access at once.
+ * The user row behind a token, if the account may act: approved and not suspended. Requests read
+ * it through the process's ActiveUserCache (active-users.ts), which every change of a user's
+ * access invalidates in every process at once; the socket hub's checks read it here.
  */
 export async function loadActiveUser(db: Database, id: string): Promise<ActiveUser | undefined> {
   const [row] = await db
@@ -97,10 +99,13 @@ export async function authenticateToken(
   db: Database,
   signer: TokenSigner,
   token: string,
+  activeUsers?: ActiveUserCache,
 ): Promise<{ user: AuthUser; auth: RequestAuth } | undefined> {
   const claims = await signer.verify(token, 'access');
   if (!claims) return undefined;
-  const row = await loadActiveUser(db, claims.sub);
+  const row = activeUsers
+    ? await activeUsers.get(claims.sub, claims.ver)
+    : await loadActiveUser(db, claims.sub);
   if (!row || claims.ver !== row.tokenVersion) return undefined;
   const { tokenVersion, ...user } = row;
   return { user, auth: { token, expiresAt: claims.exp * 1000, tokenVersion } };
@@ -144,6 +149,7 @@ export function registerAccessControl(
   app: FastifyInstance,
   db: Database,
   signer: TokenSigner,
+  activeUsers?: ActiveUserCache,
 ): void {
   app.decorate('routeAccess', []);
   app.decorateRequest('user', null);
@@ -184,7 +190,7 @@ export function registerAccessControl(
     const accessToken =
       token ?? (typeof queryToken === 'string' && queryToken !== '' ? queryToken : undefined);
     if (accessToken) {
-      const found = await authenticateToken(db, signer, accessToken);
+      const found = await authenticateToken(db, signer, accessToken, activeUsers);
       if (found) {
         user = found.user;
         request.auth = found.auth;

@@ -22,6 +22,11 @@ export interface EventBus {
   subscribe(channel: string, handler: (payload: unknown) => void): () => void;
   /** Resolves once every subscription so far is active (LISTEN issued). */
   ready(): Promise<void>;
+  /**
+   * Called after the bus was cut off and listens again (PostgreSQL): messages published in
+   * between were lost, so whoever keeps state from them starts over. Returns the unsubscribe.
+   */
+  onReconnect(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,10 @@ export function createMemoryEventBus(): EventBus {
       return () => emitter.off(channel, handler);
     },
     async ready() {},
+    onReconnect() {
+      // One process, no connection to lose.
+      return () => undefined;
+    },
     async close() {
       emitter.removeAllListeners();
     },
@@ -86,6 +95,8 @@ export async function createPostgresEventBus(
   let closed = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let pending: Promise<unknown> = Promise.resolve();
+  const reconnectHandlers = new Set<() => void>();
+  let connectedBefore = false;
 
   const onNotification = (msg: pg.Notification) => {
     if (!msg.payload) return;
@@ -109,6 +120,8 @@ export async function createPostgresEventBus(
     await c.connect();
     for (const ch of channels) await c.query(`LISTEN ${ch}`);
     client = c;
+    if (connectedBefore) for (const handler of reconnectHandlers) handler();
+    connectedBefore = true;
   }
 
   function scheduleReconnect(): void {
@@ -152,6 +165,10 @@ export async function createPostgresEventBus(
     },
     async ready() {
       await pending;
+    },
+    onReconnect(handler) {
+      reconnectHandlers.add(handler);
+      return () => reconnectHandlers.delete(handler);
     },
     async close() {
       closed = true;

@@ -1,4 +1,15 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { DatasetDataType, DatasetSource } from '../../../common/datasets';
 import type { Database } from '../../db/connect';
 import { datasets, projectDatasets, type DatasetRow } from '../../db/schema';
@@ -18,9 +29,22 @@ export interface DatasetListFilter {
   offset: number;
 }
 
+/** A value of a filter, or the placeholder it is bound to in a prepared statement. */
+type Bind = string | SQLWrapper;
+
+/** The list filter as the statement sees it: the search already a pattern. */
+interface ListConditions {
+  visibleTo?: Bind;
+  ownedBy?: Bind;
+  pattern?: Bind;
+  source?: DatasetSource | SQLWrapper;
+  dataType?: DatasetDataType | SQLWrapper;
+}
+const LIST_FIELDS = ['visibleTo', 'ownedBy', 'pattern', 'source', 'dataType'] as const;
+
 export function createDatasetsStore(db: Database) {
   /** Own entries, and entries linked to a project the user owns or is a member of. */
-  function visibleCondition(userId: string): SQL {
+  function visibleCondition(userId: Bind): SQL {
     return or(
       eq(datasets.ownerId, userId),
       inArray(
@@ -33,30 +57,64 @@ export function createDatasetsStore(db: Database) {
     )!;
   }
 
-  function conditions(f: DatasetListFilter): SQL | undefined {
+  function conditions(f: ListConditions): SQL | undefined {
     const all: SQL[] = [];
     if (f.visibleTo) all.push(visibleCondition(f.visibleTo));
     if (f.ownedBy) all.push(eq(datasets.ownerId, f.ownedBy));
-    if (f.search) {
-      const p = containsPattern(f.search);
-      all.push(or(ilike(datasets.name, p), ilike(datasets.description, p))!);
+    if (f.pattern) {
+      all.push(or(ilike(datasets.name, f.pattern), ilike(datasets.description, f.pattern))!);
     }
     if (f.source) all.push(eq(datasets.source, f.source));
     if (f.dataType) all.push(eq(datasets.dataType, f.dataType));
     return all.length > 0 ? and(...all) : undefined;
   }
 
+  /**
+   * The page and its total (`count(*) over ()`) in one statement, prepared once per set of
+   * filters used and reused: a request only binds its values (docs/performance.md, API reads).
+   */
+  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  function buildList(used: ReadonlySet<string>, name: string) {
+    const bound: ListConditions = {};
+    for (const field of LIST_FIELDS) if (used.has(field)) bound[field] = sql.placeholder(field);
+    return db
+      .select({
+        ...getTableColumns(datasets),
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+      })
+      .from(datasets)
+      .where(conditions(bound))
+      .orderBy(desc(datasets.createdAt), desc(datasets.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+
   return {
     async list(f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
-      const where = conditions(f);
-      const rows = await db
-        .select()
+      const values = {
+        visibleTo: f.visibleTo,
+        ownedBy: f.ownedBy,
+        pattern: f.search ? containsPattern(f.search) : undefined,
+        source: f.source,
+        dataType: f.dataType,
+      };
+      const used = new Set(LIST_FIELDS.filter((k) => values[k] !== undefined));
+      const key = LIST_FIELDS.map((k) => (used.has(k) ? '1' : '0')).join('');
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = buildList(used, `datasets_list_${key}`);
+        listStatements.set(key, statement);
+      }
+      const found = await statement.execute({ ...values, limit: f.limit, offset: f.offset });
+      const rows = found.map(({ total: _total, ...row }) => row);
+      if (found[0]) return { rows, total: found[0].total };
+      // An empty page: nothing matched, or the page is past the last one.
+      if (f.offset === 0) return { rows, total: 0 };
+      const [total] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(datasets)
-        .where(where)
-        .orderBy(desc(datasets.createdAt), desc(datasets.id))
-        .limit(f.limit)
-        .offset(f.offset);
-      const [total] = await db.select({ n: count() }).from(datasets).where(where);
+        .where(conditions(values));
       return { rows, total: total?.n ?? 0 };
     },
 

@@ -1,4 +1,16 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  or,
+  sql,
+  type SQL,
+  type Placeholder,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import { DOCUMENT_INLINE_MAX_BYTES, type DocumentCategory } from '../../../common/documents';
 import type { Database } from '../../db/connect';
 import { documents, projects, type DocumentRow } from '../../db/schema';
@@ -65,21 +77,38 @@ export type DocumentViewRow = DocumentContentRow & {
 /** Characters read from the database per step while streaming a document's text. */
 export const CONTENT_CHUNK_CHARS = 256 * 1024;
 
+/** The list filter as the statement sees it: values, or the placeholders they are bound to. */
+interface ListConditions {
+  visibleTo?: string | SQLWrapper;
+  pattern?: string | SQLWrapper;
+  categories?: ReadonlyArray<DocumentCategory | Placeholder>;
+  projectId?: string | SQLWrapper;
+}
+
+function listConditionsOf(f: Omit<DocumentListFilter, 'limit' | 'offset'>): ListConditions {
+  return {
+    visibleTo: f.visibleTo,
+    pattern: f.search ? containsPattern(f.search) : undefined,
+    categories: f.categories,
+    projectId: f.projectId,
+  };
+}
+
 export function createDocumentsStore(db: Database) {
   /** Own documents, and documents of projects the user owns or is a member of. */
-  function visibleCondition(userId: string): SQL {
+  function visibleCondition(userId: string | SQLWrapper): SQL {
     return or(
       eq(documents.ownerId, userId),
       inArray(documents.projectId, memberProjectIds(db, userId)),
     )!;
   }
 
-  function conditions(f: Omit<DocumentListFilter, 'limit' | 'offset'>): SQL | undefined {
+  function conditions(f: ListConditions): SQL | undefined {
     const all: SQL[] = [];
     if (f.visibleTo) all.push(visibleCondition(f.visibleTo));
-    if (f.search) {
+    if (f.pattern) {
       // The text too: a PDF's extracted text is what makes it findable by what it says.
-      const p = containsPattern(f.search);
+      const p = f.pattern;
       all.push(
         or(ilike(documents.name, p), ilike(projects.title, p), ilike(documents.content, p))!,
       );
@@ -89,9 +118,95 @@ export function createDocumentsStore(db: Database) {
     return all.length > 0 ? and(...all) : undefined;
   }
 
+  /**
+   * The page, its total (`count(*) over ()`) and the counts per category (an uncorrelated
+   * subquery, evaluated once) in one statement, prepared once per set of filters used (and
+   * number of categories) and reused: a request only binds its values (docs/performance.md).
+   */
+  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  function buildList(
+    shape: { visibleTo: boolean; pattern: boolean; categories: number; projectId: boolean },
+    name: string,
+  ) {
+    const bound: ListConditions = {
+      visibleTo: shape.visibleTo ? sql.placeholder('visibleTo') : undefined,
+      pattern: shape.pattern ? sql.placeholder('pattern') : undefined,
+      categories:
+        shape.categories > 0
+          ? Array.from({ length: shape.categories }, (_, i) => sql.placeholder(`category${i}`))
+          : undefined,
+      projectId: shape.projectId ? sql.placeholder('projectId') : undefined,
+    };
+    const countsWhere = conditions({ ...bound, categories: undefined });
+    const byCategory = db
+      .select({ category: documents.category, n: count().as('n') })
+      .from(documents)
+      .leftJoin(projects, eq(projects.id, documents.projectId))
+      .where(countsWhere)
+      .groupBy(documents.category)
+      .as('c');
+    return db
+      .select({
+        row: summaryColumns,
+        projectTitle: projects.title,
+        projectOwnerId: projects.ownerId,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+        categoryCounts: sql<
+          Record<string, number>
+        >`(select coalesce(json_object_agg(${byCategory.category}, ${byCategory.n}), '{}'::json) from ${byCategory})`,
+      })
+      .from(documents)
+      .leftJoin(projects, eq(projects.id, documents.projectId))
+      .where(conditions(bound))
+      .orderBy(desc(documents.createdAt), desc(documents.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+
   return {
     async list(f: DocumentListFilter) {
-      const where = conditions(f);
+      const categories = f.categories ? [...new Set(f.categories)] : undefined;
+      const shape = {
+        visibleTo: f.visibleTo !== undefined,
+        pattern: Boolean(f.search),
+        categories: categories?.length ?? 0,
+        projectId: f.projectId !== undefined,
+      };
+      const key = `${Number(shape.visibleTo)}${Number(shape.pattern)}${shape.categories}${Number(shape.projectId)}`;
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = buildList(shape, `documents_list_${key}`);
+        listStatements.set(key, statement);
+      }
+      const values: Record<string, unknown> = {
+        visibleTo: f.visibleTo,
+        pattern: f.search ? containsPattern(f.search) : undefined,
+        projectId: f.projectId,
+        limit: f.limit,
+        offset: f.offset,
+      };
+      categories?.forEach((c, i) => (values[`category${i}`] = c));
+      const found = await statement.execute(values);
+      const first = found[0];
+      if (first) {
+        return {
+          rows: found.map((r) => ({
+            row: r.row,
+            projectTitle: r.projectTitle,
+            projectOwnerId: r.projectOwnerId,
+          })),
+          total: first.total,
+          categoryCounts: first.categoryCounts,
+        };
+      }
+      // An empty page (nothing matched, or past the last page): the counts on their own.
+      return this.listApart(f);
+    },
+
+    /** The list in three statements: page, total, counts per category (an empty page). */
+    async listApart(f: DocumentListFilter) {
+      const where = conditions(listConditionsOf(f));
       const rows = await db
         .select({
           row: summaryColumns,
@@ -113,7 +228,7 @@ export function createDocumentsStore(db: Database) {
         .select({ category: documents.category, n: count() })
         .from(documents)
         .leftJoin(projects, eq(projects.id, documents.projectId))
-        .where(conditions({ ...f, categories: undefined }))
+        .where(conditions(listConditionsOf({ ...f, categories: undefined })))
         .groupBy(documents.category);
       return {
         rows,

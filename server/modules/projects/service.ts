@@ -133,7 +133,7 @@ export function createProjectsService(store: ProjectsStore) {
         throw forbidden('Only administrators can list every project (scope=all)');
       }
       const memberOf = q.scope === 'all' ? undefined : user.id;
-      const { records, total } = await store.list(
+      const { records, total, researchAreas } = await store.list(
         {
           memberOf,
           search: q.search,
@@ -154,7 +154,6 @@ export function createProjectsService(store: ProjectsStore) {
         };
         return toProject(r, perms);
       });
-      const researchAreas = await store.researchAreas(memberOf);
       return { projects, total, limit: q.limit, offset: q.offset, researchAreas };
     },
 

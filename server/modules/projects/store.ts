@@ -36,6 +36,21 @@ export interface ProjectListFilter {
   offset: number;
 }
 
+/** What decides the text of the list statement: one prepared statement per shape. */
+interface ListShape {
+  sort: ProjectSort;
+  member: boolean;
+  search: boolean;
+  researchArea: boolean;
+  status: boolean;
+  favorite: boolean;
+}
+
+function shapeKey(s: ListShape): string {
+  const flags = [s.member, s.search, s.researchArea, s.status, s.favorite];
+  return `${s.sort}_${flags.map((f) => (f ? '1' : '0')).join('')}`;
+}
+
 const ORDER: Record<ProjectSort, SQL[]> = {
   name_asc: [asc(sql`lower(${projects.title})`), asc(projects.id)],
   name_desc: [desc(sql`lower(${projects.title})`), desc(projects.id)],
@@ -108,32 +123,128 @@ export function createProjectsStore(db: Database) {
 
   const withOwner = { row: projects, ownerName: users.displayName };
 
+  /**
+   * The list page, its total, its decorations and the caller's research areas in one statement:
+   * `count(*) over ()` is the total before LIMIT, the dataset links, favorite and membership are
+   * subqueries per row, and the research areas an uncorrelated subquery PostgreSQL evaluates once.
+   * Prepared once per shape (sort and which filters are set) and reused: a request only binds
+   * its values, no query is built (docs/performance.md, API reads).
+   */
+  const listStatements = new Map<string, ReturnType<typeof buildListStatement>>();
+
+  function buildListStatement(shape: ListShape, name: string) {
+    const caller = sql.placeholder('caller');
+    const conditions: SQL[] = [];
+    if (shape.member) {
+      conditions.push(
+        sql`(${projects.ownerId} = ${sql.placeholder('memberOf')} or ${projects.id} in (select ${projectMembers.projectId} from ${projectMembers} where ${projectMembers.userId} = ${sql.placeholder('memberOf')}))`,
+      );
+    }
+    if (shape.search) {
+      conditions.push(
+        sql`(${projects.title} ilike ${sql.placeholder('pattern')} or ${projects.description} ilike ${sql.placeholder('pattern')})`,
+      );
+    }
+    if (shape.researchArea) {
+      conditions.push(sql`lower(${projects.researchArea}) = lower(${sql.placeholder('area')})`);
+    }
+    if (shape.status) conditions.push(sql`${projects.status} = ${sql.placeholder('status')}`);
+    if (shape.favorite) {
+      conditions.push(
+        sql`${projects.id} in (select ${projectFavorites.projectId} from ${projectFavorites} where ${projectFavorites.userId} = ${caller})`,
+      );
+    }
+    const areasOf = shape.member
+      ? sql`where ${projects.ownerId} = ${sql.placeholder('memberOf')} or ${projects.id} in (select ${projectMembers.projectId} from ${projectMembers} where ${projectMembers.userId} = ${sql.placeholder('memberOf')})`
+      : sql``;
+    return db
+      .select({
+        ...withOwner,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+        datasetIds: sql<
+          string[]
+        >`coalesce((select json_agg(${projectDatasets.datasetId} order by ${projectDatasets.position}) from ${projectDatasets} where ${projectDatasets.projectId} = ${projects.id}), '[]'::json)`,
+        isFavorite: sql<boolean>`exists (select 1 from ${projectFavorites} where ${projectFavorites.projectId} = ${projects.id} and ${projectFavorites.userId} = ${caller})`,
+        memberRole: sql<ProjectMemberRole | null>`(select ${projectMembers.role} from ${projectMembers} where ${projectMembers.projectId} = ${projects.id} and ${projectMembers.userId} = ${caller})`,
+        researchAreas: sql<
+          string[]
+        >`(select coalesce(json_agg(a.area order by a.area), '[]'::json) from (select distinct ${projects.researchArea} as area from ${projects} ${areasOf}) a)`,
+      })
+      .from(projects)
+      .innerJoin(users, eq(users.id, projects.ownerId))
+      .where(conditions.length > 0 ? and(...conditions) : undefined)
+      .orderBy(...ORDER[shape.sort])
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+
+  /** Distinct research areas of the projects a user can see (undefined: all projects). */
+  async function researchAreas(memberOf: string | undefined): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ area: projects.researchArea })
+      .from(projects)
+      .where(memberOf ? memberProjectsCondition(db, memberOf) : undefined)
+      .orderBy(asc(projects.researchArea));
+    return rows.map((r) => r.area);
+  }
+
+  /** How many projects match the filter (a page past the last one still says the total). */
+  async function countMatching(f: ProjectListFilter): Promise<number> {
+    const [total] = await db.select({ n: count() }).from(projects).where(filterConditions(f));
+    return total?.n ?? 0;
+  }
+
   return {
+    researchAreas,
+
     async list(
       f: ProjectListFilter,
       callerId: string,
-    ): Promise<{ records: ProjectRecord[]; total: number }> {
-      const where = filterConditions(f);
-      const rows = await db
-        .select(withOwner)
-        .from(projects)
-        .innerJoin(users, eq(users.id, projects.ownerId))
-        .where(where)
-        .orderBy(...ORDER[f.sort])
-        .limit(f.limit)
-        .offset(f.offset);
-      const [total] = await db.select({ n: count() }).from(projects).where(where);
-      return { records: await decorate(rows, callerId), total: total?.n ?? 0 };
-    },
-
-    /** Distinct research areas of the projects a user can see (undefined: all projects). */
-    async researchAreas(memberOf: string | undefined): Promise<string[]> {
-      const rows = await db
-        .selectDistinct({ area: projects.researchArea })
-        .from(projects)
-        .where(memberOf ? memberProjectsCondition(db, memberOf) : undefined)
-        .orderBy(asc(projects.researchArea));
-      return rows.map((r) => r.area);
+    ): Promise<{ records: ProjectRecord[]; total: number; researchAreas: string[] }> {
+      const shape: ListShape = {
+        sort: f.sort,
+        member: f.memberOf !== undefined,
+        search: Boolean(f.search),
+        researchArea: Boolean(f.researchArea),
+        status: f.status !== undefined,
+        favorite: f.favoriteOf !== undefined,
+      };
+      const key = shapeKey(shape);
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = buildListStatement(shape, `projects_list_${key}`);
+        listStatements.set(key, statement);
+      }
+      const rows = await statement.execute({
+        caller: callerId,
+        memberOf: f.memberOf,
+        pattern: f.search ? containsPattern(f.search) : undefined,
+        area: f.researchArea,
+        status: f.status,
+        limit: f.limit,
+        offset: f.offset,
+      });
+      const first = rows[0];
+      if (first) {
+        return {
+          records: rows.map((r) => ({
+            row: r.row,
+            ownerName: r.ownerName,
+            datasetIds: r.datasetIds,
+            isFavorite: r.isFavorite,
+            memberRole: r.memberRole,
+          })),
+          total: first.total,
+          researchAreas: first.researchAreas,
+        };
+      }
+      // No row on this page: nothing matched, or the page is past the last one.
+      const [areas, total] = await Promise.all([
+        researchAreas(f.memberOf),
+        f.offset > 0 ? countMatching(f) : Promise.resolve(0),
+      ]);
+      return { records: [], total, researchAreas: areas };
     },
 
     async find(id: string, callerId: string): Promise<ProjectRecord | undefined> {

@@ -1,4 +1,4 @@
-import { eq, inArray, or, type SQL } from 'drizzle-orm';
+import { eq, inArray, or, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { projectMembers, projects } from '../../db/schema';
 
@@ -6,7 +6,7 @@ import { projectMembers, projects } from '../../db/schema';
  * The projects a user may see as a member: the ones they own and the ones they were added to.
  * Datasets, documents and the dashboard use the same rule, so it lives in one place.
  */
-export function memberProjectsCondition(db: Database, userId: string): SQL {
+export function memberProjectsCondition(db: Database, userId: string | SQLWrapper): SQL {
   return or(
     eq(projects.ownerId, userId),
     inArray(
@@ -19,8 +19,11 @@ export function memberProjectsCondition(db: Database, userId: string): SQL {
   )!;
 }
 
-/** Ids of the projects a user owns or is a member of, as a subquery. */
-export function memberProjectIds(db: Database, userId: string) {
+/**
+ * Ids of the projects a user owns or is a member of, as a subquery. `userId` may be a
+ * placeholder (sql.placeholder) in a prepared statement.
+ */
+export function memberProjectIds(db: Database, userId: string | SQLWrapper) {
   return db.select({ id: projects.id }).from(projects).where(memberProjectsCondition(db, userId));
 }
 
