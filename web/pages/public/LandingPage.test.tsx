@@ -62,6 +62,8 @@ describe('LandingPage', () => {
     renderWithApp(<LandingPage />);
     const quote = () => screen.getByTestId('testimonial').textContent ?? '';
     expect(TESTIMONIALS).toHaveLength(3);
+    // Written by the project, so labelled as such: no claim of users who may not exist.
+    expect(screen.getByText(/Illustrative examples .*not quotes from named users/)).toBeTruthy();
     expect(quote()).toContain(TESTIMONIALS[0].quote);
     act(() => void vi.advanceTimersByTime(4_900));
     expect(quote()).toContain(TESTIMONIALS[0].quote);

@@ -198,8 +198,8 @@ function Testimonials() {
       <Container maxWidth="md">
         <SectionTitle
           id="testimonials-title"
-          title="What researchers say"
-          subtitle="Early users from economics departments and research groups."
+          title="What the teams are built for"
+          subtitle="Illustrative examples of research work, written by the EconAgents team: not quotes from named users."
         />
         <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, position: 'relative' }}>
           <FormatQuote aria-hidden sx={{ fontSize: 48, color: 'secondary.main', opacity: 0.5 }} />
