@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asSentence, teamNoun, withFullStop } from './text';
+import { asSentence, plural, teamNoun, withFullStop } from './text';
 
 describe('asSentence', () => {
   it('adds one full stop only where the text has none', () => {
@@ -24,5 +24,15 @@ describe('teamNoun', () => {
     expect(teamNoun('Code')).toBe('Code team');
     expect(teamNoun('Data Team')).toBe('Data Team');
     expect(teamNoun('Literature Review Team ')).toBe('Literature Review Team');
+  });
+});
+
+describe('plural', () => {
+  it('puts the noun in the number of the count', () => {
+    expect(plural(1, 'finding')).toBe('1 finding');
+    expect(plural(2, 'finding')).toBe('2 findings');
+    expect(plural(0, 'test')).toBe('0 tests');
+    expect(plural(1, 'query', 'queries')).toBe('1 query');
+    expect(plural(3, 'query', 'queries')).toBe('3 queries');
   });
 });

@@ -28,3 +28,11 @@ export function teamNoun(name: string): string {
   const t = name.trim();
   return /\bteam$/i.test(t) ? t : `${t} team`;
 }
+
+/**
+ * A count with its noun in the right number: "1 finding", "2 findings", "0 findings"; `many`
+ * for an irregular plural ("1 repair", "3 repairs"; "1 analysis", "2 analyses").
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -64,9 +64,19 @@ describe('OriginMark', () => {
 });
 
 describe('ProvenancePanel', () => {
+  it('names a team without a screen by its id, once ("team" is not doubled)', () => {
+    render(<ProvenancePanel provenance={{ ...provenance, team: 'runtime-test' }} />);
+    expect(screen.getByText(/^runtime-test team · session /)).toBeTruthy();
+    cleanup();
+    render(<ProvenancePanel provenance={{ ...provenance, team: 'code' }} />);
+    expect(screen.getByText(/^Code team · session /)).toBeTruthy();
+  });
+
   it('shows the session, model, phases, inputs, records with DOI links, computations and items', () => {
     render(<ProvenancePanel provenance={provenance} />);
-    expect(screen.getByText(/literature team/)).toBeTruthy();
+    // The team's name from its manifest, not its id.
+    expect(screen.getByText(/^Literature Review team · session /)).toBeTruthy();
+    expect(screen.queryByText(/literature team/)).toBeNull();
     expect(screen.getByText(/gpt-test \(openai\)/)).toBeTruthy();
     const phases = screen.getByRole('table', { name: 'Phases' });
     expect(within(phases).getByText('search')).toBeTruthy();

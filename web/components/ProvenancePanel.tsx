@@ -10,6 +10,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Provenance, ProvenanceRecord } from '../../common/provenance';
+import { teamNoun } from '../../common/text';
+import { useTeamManifests } from '../teams/useTeamManifests';
 import { OriginMark } from './OriginMark';
 
 function when(iso: string | null): string {
@@ -75,6 +77,9 @@ function RecordLine({ record }: { record: ProvenanceRecord }) {
  */
 export function ProvenancePanel({ provenance }: { provenance: Provenance }) {
   const p = provenance;
+  const manifests = useTeamManifests();
+  // The team's name as the navigation shows it ("Literature Review team"), not its id.
+  const teamName = p.team ? (manifests.find((m) => m.id === p.team)?.name ?? p.team) : undefined;
   if (!p.sessionId && !p.team && p.items.length === 0 && p.records.length === 0) {
     return (
       <Alert severity="info" data-testid="provenance-panel">
@@ -87,7 +92,7 @@ export function ProvenancePanel({ provenance }: { provenance: Provenance }) {
     <Stack spacing={2} data-testid="provenance-panel">
       <Section title="Session">
         <Typography variant="body2">
-          {p.team ? `${p.team} team` : 'Agent session'}
+          {teamName ? teamNoun(teamName) : 'Agent session'}
           {p.sessionId && ` · session ${p.sessionId}`} · saved {when(p.createdAt)}
         </Typography>
         <Typography variant="body2">

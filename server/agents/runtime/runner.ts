@@ -47,6 +47,16 @@ function seconds(ms: number): string {
 }
 
 /** The text a failed phase leaves in the session's error field. */
+/**
+ * How a checkpoint is named in the log and the notification: "Checkpoint 1: Items Review", once,
+ * whether the phase's title says "Checkpoint 1: ..." itself or only "Items Review".
+ */
+export function checkpointLabel(checkpoint: number | null, title: string): string {
+  const t = title.trim();
+  if (/^checkpoint\b/i.test(t)) return t;
+  return checkpoint === null ? t : `Checkpoint ${checkpoint}: ${t}`;
+}
+
 function failureMessage(phase: PhaseDefinition, err: unknown): string {
   if (err instanceof PhaseOutputError) return err.message;
   const message =
@@ -384,9 +394,7 @@ export function createRunner(core: RuntimeCore): Runner {
       const name = teamName(core, after);
       if (waiting) {
         const title = phase.checkpoint?.title ?? phase.name;
-        const label = /^checkpoint\b/i.test(title)
-          ? title
-          : `Checkpoint ${after.checkpoint}: ${title}`;
+        const label = checkpointLabel(after.checkpoint, title);
         await writeLog(core, after, `Waiting for your feedback at ${label}`);
         await publishUpdate(core, after, {
           updateType: 'checkpoint_reached',
@@ -403,7 +411,7 @@ export function createRunner(core: RuntimeCore): Runner {
         await notifyOwner(core, after, {
           kind: 'session_waiting',
           title: `${name}: your review is needed`,
-          message: `Checkpoint ${after.checkpoint} (${title}) is waiting for your feedback.`,
+          message: `${label} is waiting for your feedback.`,
           link: sessionLink(core, after),
         });
       } else if (done) {

@@ -169,6 +169,10 @@ describe('a session of the test team through its checkpoints', () => {
       'session_waiting',
     ]);
     expect(rows.every((r) => r.link === `/app/runtime-test?session=${id}`)).toBe(true);
+    // The checkpoint is named once ("Checkpoint 1: Items Review"), not "Checkpoint 1 (Checkpoint 1: ...)".
+    const waiting = rows.filter((r) => r.kind === 'session_waiting').map((r) => r.message);
+    expect(waiting).toContain('Checkpoint 1: Items Review is waiting for your feedback.');
+    expect(waiting.every((m) => !/Checkpoint \d+ \(/.test(m))).toBe(true);
   });
 });
 

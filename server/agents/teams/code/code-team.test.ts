@@ -378,7 +378,7 @@ describe('package', () => {
       passed: 1,
       failed: 1,
       output: '',
-      error: '1 test(s) failed',
+      error: '1 test failed',
       exitCode: 1,
       durationMs: 300,
     },
@@ -418,8 +418,29 @@ describe('package', () => {
   it('says the package is not reproducible when its tests failed, and why', () => {
     const readme = buildReadme(input, []);
     expect(readme).toContain('Not shown as reproducible:');
-    expect(readme).toContain("- The package's tests failed in the sandbox: 1 test(s) failed");
+    expect(readme).toContain("- The package's tests failed in the sandbox: 1 test failed");
     expect(readme).not.toMatch(/^Reproducible:/m);
+  });
+
+  it('counts the review findings in words: 1 finding, 2 findings', () => {
+    const finding = {
+      criterion: 'clarity' as const,
+      severity: 'low' as const,
+      lines: [1],
+      comment: 'Name the number.',
+      source: 'model' as const,
+    };
+    const review = (n: number) => ({
+      skipped: false,
+      overall_score: 9.5,
+      criteria: { correctness: 10, clarity: 9.5, efficiency: 10, reproducibility: 10 },
+      findings: Array.from({ length: n }, () => finding),
+      summary: 'Fine.',
+    });
+    const one = buildReadme({ ...input, review: review(1) }, []);
+    expect(one).toContain('computed from 1 finding.');
+    expect(buildReadme({ ...input, review: review(2) }, [])).toContain('computed from 2 findings.');
+    expect(one).not.toContain('(s)');
   });
 
   it("marks the model's explanation as the model's", () => {

@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import {
   CODE_FILES,
   type CodeLanguage,
@@ -95,8 +96,6 @@ const RUNNER: Record<CodeLanguage, string> = {
   dynare: 'Dynare under Octave',
   julia: 'Julia',
 };
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * How a test run ended, and the same in words: the runner's exit status explained for each

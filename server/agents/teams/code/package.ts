@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import yazl from 'yazl';
 import { modelPassage } from '../../../../common/provenance';
 import {
@@ -144,7 +145,7 @@ function reviewSection(r: ReviewResult | undefined): string[] {
   }
   const signal = reviewSignal(r);
   const lines = [
-    `Review score: **${r.overall_score} / 10**, computed from ${r.findings.length} finding(s). ` +
+    `Review score: **${r.overall_score} / 10**, computed from ${plural(r.findings.length, 'finding')}. ` +
       REVIEW_SCORING_RULE,
     '',
     signal.good

@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import { CODE_LANGUAGES } from '../../../../common/settings';
 import type { CodeRuntimesReply, WorkingFileCandidate } from '../../../../common/teams/code';
 import type { ProfilingService } from '../../../engines/profiling/service';
@@ -27,8 +28,6 @@ export function runtimesReply(status: SandboxStatus): CodeRuntimesReply {
     runtimes,
   };
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A Model team file: its `.mod` file, or its calibration (the parameter table). */
 function modelFileDetail(name: string, category: string): string | null {

@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import {
   CODE_FILES,
   type CodeConfiguration,
@@ -18,7 +19,7 @@ export async function timeLimit(workspace: Workspace): Promise<number> {
 /** One line for the log about a run. */
 export function runLine(what: string, r: ExecutionResult): string {
   if (r.ok) {
-    const figs = r.figures.length > 0 ? `, ${r.figures.length} figure(s)` : '';
+    const figs = r.figures.length > 0 ? `, ${plural(r.figures.length, 'figure')}` : '';
     return `${what} ran in the sandbox in ${seconds(r.durationMs)} without error${figs}`;
   }
   return r.kind === 'unavailable'

@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import type {
   LiteratureConfiguration,
   Paper,
@@ -36,8 +37,6 @@ export interface ResearchOutcome {
   retrievedCount: number;
   uniqueCount: number;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export async function research(
   deps: ResearchDeps,

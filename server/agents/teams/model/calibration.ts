@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import type { ItemOrigin } from '../../../../common/provenance';
 import type {
   CalibrationResult,
@@ -295,7 +296,7 @@ export async function runCalibration(step: CalibrationStep): Promise<Calibration
   }
   if (run.unitRoot) await step.warn(run.unitRoot.note);
   await step.log(
-    `Solved the calibrated model: ${run.blanchardKahn.message} Impulse responses over ${run.irfPeriods} periods for ${Object.keys(run.irfs).length} shock(s)`,
+    `Solved the calibrated model: ${run.blanchardKahn.message} Impulse responses over ${run.irfPeriods} periods for ${plural(Object.keys(run.irfs).length, 'shock')}`,
   );
   await step.log(
     `Simulated ${run.simulation.periods} periods (after ${run.simulation.burnIn} dropped, seed ${run.simulation.seed}) and computed theoretical and simulated moments`,

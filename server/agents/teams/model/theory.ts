@@ -1,3 +1,4 @@
+import { plural } from '../../../../common/text';
 import type {
   ModelContext,
   ModelDescription,
@@ -144,7 +145,9 @@ export async function runTheory(step: TheoryStep): Promise<TheoryResult> {
   const valid = chosen.filter((n) => n >= 1 && n <= description.references.length);
   const dropped = chosen.length - valid.length;
   if (dropped > 0) {
-    await step.warn(`Dropped ${dropped} reference number(s) that are not on the library's list`);
+    await step.warn(
+      `Dropped ${plural(dropped, 'reference number')} that ${dropped === 1 ? 'is' : 'are'} not on the library's list`,
+    );
   }
   for (const line of notSupplied) await step.warn(`Not supplied by the model: ${line}`);
   await step.log(

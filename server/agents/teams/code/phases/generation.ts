@@ -1,3 +1,4 @@
+import { plural } from '../../../../../common/text';
 import { CODE_FILES, CODE_LANGUAGE_LABELS } from '../../../../../common/teams/code';
 import { lineCount, stripFences, summarizeExecution } from '../code-text';
 import { codeDefinition, phaseRow } from '../definition';
@@ -86,7 +87,9 @@ export const generationPhase = codeDefinition.phase('generation', {
     });
     if (result.kind === 'unavailable') await ctx.log.warn(runLine('The code', result));
     else if (!result.ok) {
-      await ctx.log.error(`The generated code still fails after ${repairs.length} repair(s)`);
+      await ctx.log.error(
+        `The generated code still fails after ${plural(repairs.length, 'repair')}`,
+      );
     }
     const explanation = await ctx.citations.gate(state.explanation, {
       where: 'the explanation of the code',

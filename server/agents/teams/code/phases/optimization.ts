@@ -1,3 +1,4 @@
+import { plural } from '../../../../../common/text';
 import { stripFences, summarizeExecution } from '../code-text';
 import { codeDefinition, phaseRow } from '../definition';
 import {
@@ -65,7 +66,7 @@ export const optimizationPhase = codeDefinition.phase('optimization', {
       if (!change.trim()) continue;
       changes.push(await ctx.citations.gate(change, { where: 'the optimization changes' }));
     }
-    await ctx.log(`The model made ${changes.length} change(s) to the code`);
+    await ctx.log(`The model made ${plural(changes.length, 'change')} to the code`);
     const limit = await timeLimit(ctx.workspace);
     const { dataFiles } = await sessionDataFiles(ctx.input.workingFiles, {
       workspace: ctx.workspace,
@@ -96,7 +97,9 @@ export const optimizationPhase = codeDefinition.phase('optimization', {
     });
     if (result.kind === 'unavailable') await ctx.log.warn(runLine('The optimized code', result));
     else if (!result.ok) {
-      await ctx.log.error(`The optimized code still fails after ${repairs.length} repair(s)`);
+      await ctx.log.error(
+        `The optimized code still fails after ${plural(repairs.length, 'repair')}`,
+      );
     }
     return {
       skipped: false,

@@ -1,3 +1,4 @@
+import { plural } from '../../../../../common/text';
 import { reviewScores, type ReviewFinding } from '../../../../../common/teams/code';
 import { lineCount } from '../code-text';
 import { codeDefinition, phaseRow } from '../definition';
@@ -48,7 +49,7 @@ export const reviewPhase = codeDefinition.phase('review', {
       const read = readFindings(answer.object.findings, lineCount(code));
       if (read.droppedLines > 0) {
         await ctx.log(
-          `${read.droppedLines} cited line number(s) outside the code were dropped from the findings`,
+          `${plural(read.droppedLines, 'cited line number was', 'cited line numbers were')} outside the code and dropped from the findings`,
         );
       }
       for (const note of read.notes) await ctx.log.warn(`The review's answer: ${note}`);
@@ -79,7 +80,7 @@ export const reviewPhase = codeDefinition.phase('review', {
     }
     const scores = reviewScores(findings);
     await ctx.log(
-      `Review: ${findings.length} finding(s); score ${scores.overall} of 10 computed from them`,
+      `Review: ${plural(findings.length, 'finding')}; score ${scores.overall} of 10 computed from them`,
     );
     return {
       skipped: false,

@@ -1,3 +1,4 @@
+import { plural } from '../../../../../common/text';
 import type { ProvenanceItem } from '../../../../../common/provenance';
 import {
   CODE_FILES,
@@ -138,7 +139,7 @@ export const testsPhase = codeDefinition.phase('tests', {
           const failed = countTests(c.language, r.output).failed ?? 0;
           const counted: ExecutionResult =
             failed > 0 && (r.kind === 'ok' || r.kind === 'exit')
-              ? { ...r, ok: false, kind: 'exit', error: `${failed} test(s) failed` }
+              ? { ...r, ok: false, kind: 'exit', error: `${plural(failed, 'test')} failed` }
               : r;
           const summary = testRunOf(c.language, r);
           if (summary.status !== 'not_run') {
@@ -184,7 +185,7 @@ export const testsPhase = codeDefinition.phase('tests', {
       run = testRunOf(c.language, loop.result);
       if (run.status === 'not_run') await ctx.log.warn(run.error ?? 'The tests were not run');
       else if (run.status === 'failed') {
-        await ctx.log.error(`The tests still fail after ${repairs.length} repair(s)`);
+        await ctx.log.error(`The tests still fail after ${plural(repairs.length, 'repair')}`);
       }
     }
 

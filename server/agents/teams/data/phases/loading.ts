@@ -1,3 +1,4 @@
+import { plural } from '../../../../../common/text';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -49,7 +50,7 @@ export async function runLoading(
     const tokens = Object.entries(table.missingTokens?.columns ?? {});
     if (tokens.length > 0) {
       await log(
-        `Read missing-value tokens as missing in ${tokens.length} column(s): ${tokens
+        `Read missing-value tokens as missing in ${plural(tokens.length, 'column')}: ${tokens
           .slice(0, 8)
           .map(
             ([column, found]) =>
@@ -60,7 +61,7 @@ export async function runLoading(
     }
     if (table.dropped.length > 0) {
       await log(
-        `Left out ${table.dropped.length} empty column(s) under a blank header (a trailing delimiter)`,
+        `Left out ${plural(table.dropped.length, 'empty column')} under a blank header (a trailing delimiter)`,
       );
     }
     const profile = await profiling.engine.profile(parquet);
