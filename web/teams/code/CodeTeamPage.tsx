@@ -47,6 +47,7 @@ import {
   StartButtonRow,
   StatusChip,
   TeamScreenLayout,
+  useSessionInput,
   useTeamProjectId,
   useTeamSession,
   WorkflowAside,
@@ -54,7 +55,14 @@ import {
 } from '../shared';
 import { useCodeRuntimes } from './codeQueries';
 import { LazyCodeEditor as CodeEditor } from './LazyCodeEditor';
-import { activeStepOf, CODE_STEPS, codeEndpoints, finalCode, readResults } from './codeSession';
+import {
+  activeStepOf,
+  CODE_STEPS,
+  codeEndpoints,
+  codeFormOf,
+  finalCode,
+  readResults,
+} from './codeSession';
 import { ExecutionPanel, type ExecutionView } from './ExecutionPanel';
 import { Reproducibility } from './Reproducibility';
 import { OptimizedTab, ReviewTab, TestsTab } from './ResultTabs';
@@ -116,6 +124,23 @@ export default function CodeTeamPage() {
     setLanguage(settings.data.codeGeneration.defaultLanguage);
     setWorkflowMode(settings.data.codeGeneration.workflowMode);
   }, [settings.data]);
+
+  // A session reopened here (?sessionId=, a reload, the project's record) shows its own
+  // description, language and mode in the form, unless the researcher has typed one already;
+  // the settings' defaults then no longer apply.
+  useSessionInput({
+    sessionId: session.sessionId,
+    session: session.session,
+    pristine: requirements === '' && workingFiles.length === 0,
+    fill: (inputs) => {
+      const form = codeFormOf(inputs);
+      if (!form) return;
+      defaultsApplied.current = true;
+      setRequirements(form.requirements);
+      if (form.language) setLanguage(form.language);
+      if (form.workflowMode) setWorkflowMode(form.workflowMode);
+    },
+  });
 
   const results = useMemo(() => readResults(session.results), [session.results]);
   const sessionLanguage = results.generation?.language;

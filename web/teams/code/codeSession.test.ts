@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activeStepOf, CODE_STEPS, codeEndpoints, finalCode, readResults } from './codeSession';
+import {
+  activeStepOf,
+  CODE_STEPS,
+  codeEndpoints,
+  codeFormOf,
+  finalCode,
+  readResults,
+} from './codeSession';
 
 describe('activeStepOf', () => {
   it('follows the spec: Configuration, the phase running, all done once completed', () => {
@@ -48,5 +55,21 @@ describe('codeEndpoints', () => {
     expect(codeEndpoints.status!('a b')).toBe('/api/agents/code-team/status/a%20b');
     expect(codeEndpoints.logs).toBeUndefined();
     expect(codeEndpoints.readStatus!({ nothing: 1 })).toBeUndefined();
+  });
+});
+
+describe('the form of a reopened Code session', () => {
+  it('holds the description, language and mode the session was started with', () => {
+    expect(
+      codeFormOf({
+        input: { requirements: 'Estimate an AR(1) on GDP growth.' },
+        configuration: { language: 'r', frameworks: [], workflowMode: 'quick' },
+      }),
+    ).toEqual({
+      requirements: 'Estimate an AR(1) on GDP growth.',
+      language: 'r',
+      workflowMode: 'quick',
+    });
+    expect(codeFormOf({ input: { researchQuestion: 'Why?' }, configuration: {} })).toBeUndefined();
   });
 });

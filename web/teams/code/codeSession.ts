@@ -3,13 +3,18 @@ import {
   CODE_COMPLETED_PHASE,
   CODE_TEAM_BASE,
   CODE_TEAM_ID,
+  codeConfigurationSchema,
+  codeInputSchema,
   codePhases,
   codeStatusReplySchema,
+  type CodeLanguage,
   type CodeResults,
   type DevelopRequest,
+  type WorkflowMode,
 } from '../../../common/teams/code';
 import { readPhaseResults } from '../../../common/teams/shared';
 import { teamRouteEndpoints, type PhaseStep } from '../shared';
+import type { SessionInputs } from '../shared/useSessionInput';
 
 /**
  * How the Code screen talks to /api/agents/code-team: develop starts, the status call is polled
@@ -48,4 +53,22 @@ export function activeStepOf(status: SessionStatus, phase: number): number {
 /** The code a finished session ends with: the tested code, else the newest version. */
 export function finalCode(r: CodeResults): string | undefined {
   return r.tests?.code_under_test ?? r.optimization?.optimized_code ?? r.generation?.main_code;
+}
+
+/** The start form of a session reopened on the screen: its description, language and mode. */
+export interface CodeForm {
+  requirements: string;
+  language?: CodeLanguage;
+  workflowMode?: WorkflowMode;
+}
+
+/** The form from the runtime's `input` and `configuration`; undefined when not a Code session. */
+export function codeFormOf(inputs: SessionInputs): CodeForm | undefined {
+  const input = codeInputSchema.safeParse(inputs.input);
+  if (!input.success) return undefined;
+  const c = codeConfigurationSchema.safeParse(inputs.configuration);
+  return {
+    requirements: input.data.requirements,
+    ...(c.success ? { language: c.data.language, workflowMode: c.data.workflowMode } : {}),
+  };
 }

@@ -42,6 +42,7 @@ import {
   StartButtonRow,
   StatusChip,
   TeamScreenLayout,
+  useSessionInput,
   useTeamProjectId,
   useTeamSession,
   WorkflowAside,
@@ -52,6 +53,7 @@ import { INITIAL_MISSING_TOKENS, isDefaultTokens, MissingTokensField } from './M
 import {
   activeStepOf,
   dataEndpoints,
+  dataFormOf,
   downloadPayload,
   readCheckpoint,
   readResults,
@@ -107,6 +109,36 @@ export default function DataTeamPage() {
   const [uploading, setUploading] = useState(false);
   const [tab, setTab] = useState<TabName>('Results');
   const fileInput = useRef<HTMLInputElement>(null);
+  /** The file a reopened session analysed (a file field cannot be given it back). */
+  const [sessionFileName, setSessionFileName] = useState<string>();
+
+  // A session reopened here (?sessionId=, a reload, the project's record) shows its own source,
+  // dataset and analysis in the form, unless the researcher has changed the form already.
+  useSessionInput({
+    sessionId: session.sessionId,
+    session: session.session,
+    pristine:
+      dataSource === 'upload' &&
+      analysisType === 'profile' &&
+      file === null &&
+      apiSource === 'world_bank' &&
+      datasetId === '' &&
+      url === '' &&
+      catalogDatasetId === '' &&
+      isDefaultTokens(missingTokens),
+    fill: (inputs) => {
+      const form = dataFormOf(inputs);
+      if (!form) return;
+      setDataSource(form.dataSource);
+      setAnalysisType(form.analysisType);
+      if (form.apiSource) setApiSource(form.apiSource);
+      if (form.datasetId !== undefined) setDatasetId(form.datasetId);
+      if (form.url !== undefined) setUrl(form.url);
+      if (form.catalogDatasetId !== undefined) setCatalogDatasetId(form.catalogDatasetId);
+      if (form.missingTokens) setMissingTokens(form.missingTokens);
+      setSessionFileName(form.fileName);
+    },
+  });
 
   const results = useMemo(() => readResults(session.results), [session.results]);
   const running = session.isProcessing || session.isSubmitting || uploading;
@@ -170,6 +202,7 @@ export default function DataTeamPage() {
   };
 
   const onReset = async () => {
+    setSessionFileName(undefined);
     await session.reset();
     setTab('Results');
     setStartError(undefined);
@@ -269,7 +302,11 @@ export default function DataTeamPage() {
                 color={file ? 'text.primary' : 'text.secondary'}
                 aria-live="polite"
               >
-                {file ? `${file.name} (${(file.size / 1024).toFixed(1)} KB)` : 'No file chosen'}
+                {file
+                  ? `${file.name} (${(file.size / 1024).toFixed(1)} KB)`
+                  : sessionFileName
+                    ? `${sessionFileName} (analysed in this session)`
+                    : 'No file chosen'}
               </Typography>
             </Stack>
             {formError && (

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   activeStepOf,
   catalogDatasetsPath,
+  dataFormOf,
   dataEndpoints,
   downloadPayload,
   readCheckpoint,
@@ -152,5 +153,47 @@ describe('the Data screen reads replies by their schemas', () => {
     expect(
       dataEndpoints.readStatus!({ ...status, session: { sessionId: SESSION_ID } }),
     ).toBeUndefined();
+  });
+});
+
+describe('the form of a reopened Data session', () => {
+  const form = (input: Record<string, unknown>) => dataFormOf({ input, configuration: {} });
+
+  it('holds the source, dataset and analysis the session was started with', () => {
+    expect(
+      form({ dataSource: 'api', analysisType: 'descriptive', apiSource: 'fred', datasetId: 'GDP' }),
+    ).toEqual({
+      dataSource: 'api',
+      analysisType: 'descriptive',
+      apiSource: 'fred',
+      datasetId: 'GDP',
+    });
+    expect(
+      form({ dataSource: 'url', analysisType: 'profile', datasetId: 'https://x.test/a.csv' }),
+    ).toEqual({ dataSource: 'url', analysisType: 'profile', url: 'https://x.test/a.csv' });
+    const catalogId = '0b5e5a1e-9a43-4d1a-8f36-5d0f4d7b2c11';
+    expect(form({ dataSource: 'catalog', analysisType: 'quality', datasetId: catalogId })).toEqual({
+      dataSource: 'catalog',
+      analysisType: 'quality',
+      catalogDatasetId: catalogId,
+    });
+  });
+
+  it("names an upload's file and keeps its missing-value tokens", () => {
+    expect(
+      form({
+        dataSource: 'upload',
+        analysisType: 'profile',
+        uploadId: '0b5e5a1e-9a43-4d1a-8f36-5d0f4d7b2c11',
+        fileName: 'wages.csv',
+        missingTokens: ['..'],
+      }),
+    ).toEqual({
+      dataSource: 'upload',
+      analysisType: 'profile',
+      fileName: 'wages.csv',
+      missingTokens: ['..'],
+    });
+    expect(form({ researchQuestion: 'Why?' })).toBeUndefined();
   });
 });

@@ -4,15 +4,18 @@ import {
   DATA_PHASE_TABLE,
   DATA_TEAM_BASE,
   DATA_TEAM_ID,
+  dataInputSchema,
   dataStatusReplySchema,
   profilingCheckpointSchema,
   type AnalysisType,
   type ApiSource,
   type DataResults,
+  type DataSourceKind,
   type ProfilingCheckpoint,
 } from '../../../common/teams/data';
 import { parseOrUndefined, readPhaseResults } from '../../../common/teams/shared';
 import { teamRouteEndpoints } from '../shared';
+import type { SessionInputs } from '../shared/useSessionInput';
 
 /**
  * How the Data screen talks to /api/agents/data-team: fetch-dataset starts an API source,
@@ -112,5 +115,37 @@ export function downloadPayload(results: DataResults, sessionId: string | undefi
           note: "The language model's reading of the computed results.",
         }
       : null,
+  };
+}
+
+/**
+ * The start form of a session reopened on the screen: its source, the dataset (API id, address or
+ * catalog dataset), the analysis and the missing-value tokens; an upload names its file (a file
+ * field cannot be given one back). Undefined when the input is not the Data team's.
+ */
+export interface DataForm {
+  dataSource: DataSourceKind;
+  analysisType: AnalysisType;
+  apiSource?: ApiSource;
+  datasetId?: string;
+  url?: string;
+  catalogDatasetId?: string;
+  fileName?: string;
+  missingTokens?: string[];
+}
+
+export function dataFormOf(inputs: SessionInputs): DataForm | undefined {
+  const parsed = dataInputSchema.safeParse(inputs.input);
+  if (!parsed.success) return undefined;
+  const i = parsed.data;
+  const id = i.datasetId ?? '';
+  return {
+    dataSource: i.dataSource,
+    analysisType: i.analysisType,
+    ...(i.dataSource === 'api' ? { apiSource: i.apiSource ?? 'world_bank', datasetId: id } : {}),
+    ...(i.dataSource === 'url' ? { url: id } : {}),
+    ...(i.dataSource === 'catalog' ? { catalogDatasetId: id } : {}),
+    ...(i.dataSource === 'upload' && i.fileName ? { fileName: i.fileName } : {}),
+    ...(i.missingTokens ? { missingTokens: [...i.missingTokens] } : {}),
   };
 }

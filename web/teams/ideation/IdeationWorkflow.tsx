@@ -22,7 +22,8 @@ import {
   IDEATION_MODE_LABELS,
   type IdeationMode,
 } from '../../../common/teams/ideation';
-import { LogsTab, ModelRequiredNotice } from '../shared';
+import { LogsTab, ModelRequiredNotice, useSessionInput } from '../shared';
+import { ideationFormOf } from './ideationSession';
 import { AgentPanels } from './AgentPanels';
 import { QuestionCard, TopicCard } from './QuestionCards';
 import { SaveToProjectDialog } from './SaveToProjectDialog';
@@ -42,6 +43,18 @@ export function IdeationWorkflow({
   const [idea, setIdea] = useState('');
   const [saveOpen, setSaveOpen] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
+  // A session reopened here shows its own mode and idea (read from the runtime's session: the
+  // team's logs reply does not carry them), unless the researcher has typed one already.
+  useSessionInput({
+    sessionId: run.sessionId ?? undefined,
+    pristine: idea.trim() === '' && mode === 'human',
+    fill: (inputs) => {
+      const form = ideationFormOf(inputs);
+      if (!form) return;
+      setMode(form.mode);
+      setIdea(form.idea);
+    },
+  });
   const generating = run.state === 'generating';
   const shownMode = run.mode ?? mode;
   const project = projectId ? { projectId } : {};

@@ -1,8 +1,10 @@
 import {
   IDEATION_TEAM_ID,
+  ideationInputSchema,
   ideationLogsReplySchema,
   startIdeationReplySchema,
   type IdeationLogsReply,
+  type IdeationMode,
   type StartIdeationRequest,
 } from '../../../common/teams/ideation';
 import { parseOrUndefined } from '../../../common/teams/shared';
@@ -12,7 +14,19 @@ import {
   type SessionSnapshot,
   type TeamSessionEndpoints,
 } from '../shared';
+import type { SessionInputs } from '../shared/useSessionInput';
 import { IDEATION_BASE } from './api';
+
+/** The start form of a session reopened on the screen: its mode and idea (none when automatic). */
+export function ideationFormOf(
+  inputs: SessionInputs,
+): { mode: IdeationMode; idea: string } | undefined {
+  const parsed = ideationInputSchema.safeParse(inputs.input);
+  if (!parsed.success) return undefined;
+  return parsed.data.mode === 'human'
+    ? { mode: 'human', idea: parsed.data.idea }
+    : { mode: 'automatic', idea: '' };
+}
 
 /**
  * How the Ideation screen's session talks to /api/agents/ideation-team: start answers at once

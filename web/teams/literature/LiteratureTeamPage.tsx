@@ -30,6 +30,7 @@ import {
   ResultTabs,
   TeamScreenLayout,
   ResetButton,
+  useSessionInput,
   useTeamProjectId,
 } from '../shared';
 import { GapsTab } from './GapsTab';
@@ -39,8 +40,10 @@ import { ReviewOptionsForm } from './ReviewOptionsForm';
 import {
   DEFAULT_REVIEW_OPTIONS,
   hasErrors,
+  isPristineReview,
   optionErrors,
   questionFromAddress,
+  reviewFormOf,
   startRequestOf,
   type ReviewOptions,
 } from './reviewOptions';
@@ -89,6 +92,21 @@ export default function LiteratureTeamPage() {
   const [tab, setTab] = useState<TabName>('Results');
   const fileInput = useRef<HTMLInputElement>(null);
   const questionInput = useRef<HTMLTextAreaElement>(null);
+
+  // A session reopened here (?sessionId=, a reload, the project's record) shows its own question
+  // and options in the form, unless the researcher has typed something already.
+  useSessionInput({
+    sessionId: session.sessionId,
+    session: session.record,
+    pristine: isPristineReview(question, options, files.length),
+    fill: (inputs) => {
+      const form = reviewFormOf(inputs);
+      if (!form) return;
+      setQuestion(form.question);
+      setOptions(form.options);
+      if (LITERATURE_WORKFLOWS.some((w) => w.value === form.workflow)) setWorkflow(form.workflow);
+    },
+  });
 
   const definition =
     LITERATURE_WORKFLOWS.find((w) => w.value === workflow) ?? LITERATURE_WORKFLOWS[0]!;

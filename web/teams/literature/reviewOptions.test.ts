@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_REVIEW_OPTIONS,
   hasErrors,
+  isPristineReview,
   optionErrors,
   questionFromAddress,
+  reviewFormOf,
   startRequestOf,
   type ReviewOptions,
 } from './reviewOptions';
@@ -74,5 +76,56 @@ describe('the review options', () => {
     expect(questionFromAddress(new URLSearchParams(`question=${'x'.repeat(3000)}`))).toHaveLength(
       2000,
     );
+  });
+});
+
+describe('the form of a reopened review', () => {
+  it('holds the question and the options the session was started with', () => {
+    const form = reviewFormOf({
+      input: { researchQuestion: 'Do minimum wages cost jobs?' },
+      configuration: {
+        workflow: 'basic_hitl',
+        topN: 25,
+        sources: ['openalex'],
+        fromYear: 2000,
+        toYear: 2020,
+        libraryDocumentIds: [],
+        library: [],
+      },
+    });
+    expect(form).toEqual({
+      question: 'Do minimum wages cost jobs?',
+      workflow: 'basic_hitl',
+      options: {
+        sources: ['openalex'],
+        fromYear: '2000',
+        toYear: '2020',
+        topN: '25',
+        libraryDocumentIds: [],
+      },
+    });
+    // What the form makes of it starts the same review again.
+    expect(startRequestOf(form!.question, form!.options)).toMatchObject({
+      researchQuestion: 'Do minimum wages cost jobs?',
+      sources: ['openalex'],
+      fromYear: 2000,
+      toYear: 2020,
+      topN: 25,
+    });
+  });
+
+  it("takes the server's defaults for options the session left out, and refuses another team's input", () => {
+    const form = reviewFormOf({ input: { researchQuestion: 'Why?' }, configuration: {} });
+    expect(form?.options).toEqual(DEFAULT_REVIEW_OPTIONS);
+    expect(
+      reviewFormOf({ input: { idea: 'x', mode: 'human' }, configuration: {} }),
+    ).toBeUndefined();
+  });
+
+  it('is pristine only with no question, default options and no files', () => {
+    expect(isPristineReview('', DEFAULT_REVIEW_OPTIONS)).toBe(true);
+    expect(isPristineReview('Why?', DEFAULT_REVIEW_OPTIONS)).toBe(false);
+    expect(isPristineReview('', options({ topN: '30' }))).toBe(false);
+    expect(isPristineReview('', DEFAULT_REVIEW_OPTIONS, 1)).toBe(false);
   });
 });

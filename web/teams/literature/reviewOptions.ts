@@ -1,12 +1,15 @@
 import {
   DEFAULT_LITERATURE_SOURCES,
   DEFAULT_TOP_N,
+  literatureConfigurationSchema,
+  literatureInputSchema,
   TOP_N_MAX,
   TOP_N_MIN,
   type LiteratureSourceId,
   type StartLiteratureRequest,
 } from '../../../common/teams/literature';
 import type { DocumentFormat } from '../../../common/documents';
+import type { SessionInputs } from '../shared/useSessionInput';
 
 /**
  * What the researcher chooses on the screen besides the question: the sources, the years, the
@@ -109,4 +112,42 @@ export function startRequestOf(question: string, options: ReviewOptions): StartL
  */
 export function questionFromAddress(params: URLSearchParams, max = 2000): string {
   return (params.get('question') ?? '').trim().slice(0, max);
+}
+
+/** The start form as a session's inputs fill it: its question, workflow and options. */
+export interface ReviewForm {
+  question: string;
+  workflow: string;
+  options: ReviewOptions;
+}
+
+/** Whether the form still holds what the screen opened with (no question, default options). */
+export function isPristineReview(question: string, options: ReviewOptions, files = 0): boolean {
+  return (
+    question.trim() === '' &&
+    files === 0 &&
+    JSON.stringify(options) === JSON.stringify(DEFAULT_REVIEW_OPTIONS)
+  );
+}
+
+/**
+ * The form of a session reopened on the screen, from the runtime's `input` and `configuration`
+ * (the options the server's defaults filled in included); undefined when they are not a review's.
+ */
+export function reviewFormOf(inputs: SessionInputs): ReviewForm | undefined {
+  const input = literatureInputSchema.safeParse(inputs.input);
+  if (!input.success) return undefined;
+  const parsed = literatureConfigurationSchema.safeParse(inputs.configuration);
+  const c = parsed.success ? parsed.data : literatureConfigurationSchema.parse({});
+  return {
+    question: input.data.researchQuestion,
+    workflow: c.workflow,
+    options: {
+      sources: [...c.sources],
+      fromYear: c.fromYear !== undefined ? String(c.fromYear) : '',
+      toYear: c.toYear !== undefined ? String(c.toYear) : '',
+      topN: String(c.topN),
+      libraryDocumentIds: [...c.libraryDocumentIds],
+    },
+  };
 }

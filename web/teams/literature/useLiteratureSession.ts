@@ -74,6 +74,8 @@ export interface LiteratureSession {
   isSubmitting: boolean;
   /** The wait before the next poll (for the screen's tests and diagnostics). */
   pollDelayMs: number;
+  /** The session record last read (with its `input` and `configuration`); none for the sample. */
+  record: unknown;
   start(request: StartLiteratureRequest): Promise<boolean>;
   submitFeedback(text: string): Promise<boolean>;
   approve(): Promise<boolean>;
@@ -165,6 +167,7 @@ export function useLiteratureSession(options: UseLiteratureSessionOptions = {}):
     isProcessing: !sample && session.isProcessing,
     isSubmitting: session.isSubmitting,
     pollDelayMs: session.pollDelayMs,
+    record: sample ? undefined : session.session,
     start,
     submitFeedback: session.submitFeedback,
     approve: session.approve,

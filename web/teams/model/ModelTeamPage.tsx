@@ -39,15 +39,18 @@ import {
   StartButtonRow,
   StatusChip,
   TeamScreenLayout,
+  useSessionInput,
   useTeamSession,
   WorkflowAside,
   type Notice,
 } from '../shared';
+import { plural } from '../../../common/text';
 import {
   activeStepOf,
   checkpointOf,
   MODEL_STEPS,
   modelEndpoints,
+  modelFormOf,
   readResults,
   tabForCheckpoint,
   type ModelTab,
@@ -129,6 +132,28 @@ export default function ModelTeamPage() {
   const [tab, setTab] = useState<ModelTab>('Theory');
   const [notice, setNotice] = useState<Notice>();
   const [downloading, setDownloading] = useState(false);
+
+  // A session reopened here (?sessionId=, a reload, the project's record) shows its own model,
+  // focus, periods and target data in the form, unless the researcher has changed it already.
+  useSessionInput({
+    sessionId: session.sessionId,
+    session: session.session,
+    pristine:
+      modelType === 'RBC' &&
+      focus === '' &&
+      periodsText === String(DEFAULT_SIMULATION_PERIODS) &&
+      modFile.text === '' &&
+      !targetDraft.enabled,
+    fill: (inputs) => {
+      const form = modelFormOf(inputs);
+      if (!form) return;
+      setModelType(form.modelType);
+      setFocus(form.focus);
+      setPeriodsText(form.periodsText);
+      if (form.modFile) setModFile(form.modFile);
+      if (form.targetDraft) setTargetDraft(form.targetDraft);
+    },
+  });
 
   const results = useMemo(() => readResults(session.results), [session.results]);
   const running = session.isProcessing || session.isSubmitting;
@@ -327,7 +352,7 @@ export default function ModelTeamPage() {
           >
             {checkpoint.key === 'model' && results.model && (
               <Typography variant="body2">
-                {results.model.checks.length} check(s) by the engine;{' '}
+                {plural(results.model.checks.length, 'check')} by the engine;{' '}
                 {results.model.blanchardKahn.message}
               </Typography>
             )}

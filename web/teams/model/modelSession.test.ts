@@ -5,6 +5,7 @@ import {
   checkpointOf,
   MODEL_STEPS,
   modelEndpoints,
+  modelFormOf,
   readResults,
   tabForCheckpoint,
 } from './modelSession';
@@ -65,5 +66,53 @@ describe('Model screen session helpers', () => {
   it('refuses start and feedback replies that are not the shared start reply', () => {
     expect(modelEndpoints.readStart!({ sessionId: 's1' })).toBeUndefined();
     expect(modelEndpoints.readFeedback!({ success: true, sessionId: 's1' })).toBeUndefined();
+  });
+});
+
+describe('the form of a reopened Model session', () => {
+  it('holds the model type, focus, periods and target data', () => {
+    const datasetId = '0b5e5a1e-9a43-4d1a-8f36-5d0f4d7b2c11';
+    expect(
+      modelFormOf({
+        input: {
+          modelType: 'NK',
+          focus: 'Monetary policy shocks',
+          periods: 120,
+          targetData: { datasetId, columns: [{ column: 'gdp', variable: 'y', transform: 'hp' }] },
+        },
+        configuration: {},
+      }),
+    ).toEqual({
+      modelType: 'NK',
+      focus: 'Monetary policy shocks',
+      periodsText: '120',
+      targetDraft: {
+        enabled: true,
+        datasetId,
+        frequency: '',
+        columns: [{ column: 'gdp', variable: 'y', transform: 'hp' }],
+      },
+    });
+  });
+
+  it('gives an imported .mod file back, without the focus the server named after it', () => {
+    expect(
+      modelFormOf({
+        input: {
+          modelType: 'custom',
+          focus: 'Model from rbc.mod',
+          periods: 200,
+          modFile: 'var y;',
+          modFileName: 'rbc.mod',
+        },
+        configuration: {},
+      }),
+    ).toEqual({
+      modelType: 'custom',
+      focus: '',
+      periodsText: '200',
+      modFile: { text: 'var y;', fileName: 'rbc.mod' },
+    });
+    expect(modelFormOf({ input: { requirements: 'x' }, configuration: {} })).toBeUndefined();
   });
 });

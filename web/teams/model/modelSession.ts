@@ -1,17 +1,23 @@
 import type { SessionStatus } from '../../../common/agents';
 import {
+  CUSTOM_MODEL,
   MODEL_CHECKPOINTS,
   MODEL_COMPLETED_PHASE,
   MODEL_TEAM_BASE,
   MODEL_TEAM_ID,
+  modelInputSchema,
   modelPhases,
   modelStatusReplySchema,
   type DevelopModelRequest,
+  type ModelKind,
   type ModelPhaseKey,
   type ModelResults,
 } from '../../../common/teams/model';
 import { readPhaseResults } from '../../../common/teams/shared';
 import { teamRouteEndpoints, type PhaseStep } from '../shared';
+import type { SessionInputs } from '../shared/useSessionInput';
+import type { ModFileDraft } from './ModFileInput';
+import type { TargetDataDraft } from './TargetDataForm';
 
 /**
  * How the Model screen talks to /api/agents/model-team: develop starts, the status call (it
@@ -65,4 +71,38 @@ export function checkpointOf(checkpoint: number | null) {
 export function tabForCheckpoint(checkpoint: number | null): ModelTab | undefined {
   const at = checkpointOf(checkpoint);
   return at ? TAB_OF_PHASE[at.key] : undefined;
+}
+
+/** The start form of a session reopened on the screen. */
+export interface ModelForm {
+  modelType: ModelKind;
+  /** '' for an imported .mod file (the server named its focus after the file). */
+  focus: string;
+  periodsText: string;
+  modFile?: ModFileDraft;
+  targetDraft?: TargetDataDraft;
+}
+
+/** The form from the runtime's `input` of a Model session; undefined when it is not one. */
+export function modelFormOf(inputs: SessionInputs): ModelForm | undefined {
+  const parsed = modelInputSchema.safeParse(inputs.input);
+  if (!parsed.success) return undefined;
+  const i = parsed.data;
+  const custom = i.modelType === CUSTOM_MODEL;
+  return {
+    modelType: i.modelType,
+    focus: custom ? '' : i.focus,
+    periodsText: String(i.periods),
+    ...(custom && i.modFile ? { modFile: { text: i.modFile, fileName: i.modFileName ?? '' } } : {}),
+    ...(i.targetData
+      ? {
+          targetDraft: {
+            enabled: true,
+            datasetId: i.targetData.datasetId,
+            frequency: i.targetData.frequency ?? '',
+            columns: i.targetData.columns.map((c) => ({ ...c })),
+          },
+        }
+      : {}),
+  };
 }

@@ -55,3 +55,9 @@ export {
   type Notice,
   type ScreenAlertProps,
 } from './ScreenAlert';
+export {
+  useSessionInput,
+  sessionInputsOf,
+  type SessionInputs,
+  type UseSessionInputOptions,
+} from './useSessionInput';
