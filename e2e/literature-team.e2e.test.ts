@@ -9,6 +9,7 @@ import {
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
 import { ruleFromJson } from '../test/llm-server/scripts';
 import { launchBrowser, startServer, type RunningServer } from './harness';
+import { DESKTOP, PHONE } from './support';
 import {
   approvedUser,
   call,
@@ -37,6 +38,8 @@ let llm: ScriptedLlmServer;
 let fixtures: LiteratureFixtures;
 let browser: Browser;
 let me: Session;
+/** The session the full review completed (reopened by its link in a later test). */
+let completedSessionId: string | undefined;
 
 beforeAll(async () => {
   llm = await startScriptedLlmServer();
@@ -189,6 +192,13 @@ describe('Literature Review Team screen', () => {
     expect(JSON.parse(json.text)).toMatchObject({ status: 'completed', sample: false });
     await page.getByRole('tab', { name: 'Console Logs' }).click();
     await page.getByText(/Saved the report as the document/).waitFor();
+
+    // Reloaded after completion, the screen shows the session's own question, not an empty form.
+    await page.reload();
+    await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 20_000 });
+    const question = page.getByLabel('Research question', { exact: true });
+    await expect.poll(() => question.inputValue(), { timeout: 10_000 }).toBe(REVIEW_QUESTION);
+    completedSessionId = new URL(page.url()).searchParams.get('sessionId') ?? undefined;
     await page.context().close();
 
     // The saved report, opened from Documentation, keeps the model's mark on its passages, and
@@ -310,6 +320,27 @@ describe('Literature Review Team screen', () => {
     await shot(page, 'literature-project-inputs');
     await page.context().close();
   }, 120_000);
+
+  it("reopens a finished review by its link with the session's question and settings, at 1440 and 390 px", async () => {
+    expect(completedSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    for (const size of [DESKTOP, PHONE]) {
+      const page = await openPage(
+        browser,
+        server.baseUrl,
+        me,
+        `/app/literature-team?sessionId=${completedSessionId}`,
+        size,
+      );
+      await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 20_000 });
+      const question = page.getByLabel('Research question', { exact: true });
+      await expect.poll(() => question.inputValue(), { timeout: 10_000 }).toBe(REVIEW_QUESTION);
+      // The search settings are the session's (the defaults here: 40 works).
+      await page.getByRole('button', { name: /^Search settings/ }).click();
+      expect(await page.getByLabel('Number of works').inputValue()).toBe('40');
+      await shot(page, 'literature-reopened-session');
+      await page.context().close();
+    }
+  });
 
   it('shows the built-in sample data, labelled, when the server answers 404', async () => {
     const page = await open('/app/literature-team?session=00000000-0000-4000-8000-000000000000');
