@@ -124,11 +124,13 @@ describe('a team run from a project', () => {
     expect(params(page).get('sessionId')).toBe(sessionId);
     await page.getByText('The session shown stays in the project it started in.').waitFor();
 
-    // Start again while it waits (the form is new after the reload): asked first; "Back to it"
-    // starts nothing.
-    await page.getByLabel('Data source').click();
-    await page.getByRole('option', { name: 'Public API' }).click();
-    await page.getByLabel('Dataset ID').fill(JAPAN_GDP);
+    // The form holds the session's own inputs after the reload, not an empty form.
+    await expect.poll(() => page.getByLabel('Dataset ID').inputValue()).toBe(JAPAN_GDP);
+    expect(await page.getByRole('combobox', { name: 'Data source' }).textContent()).toBe(
+      'Public API',
+    );
+
+    // Start again from it while it waits: asked first; "Back to it" starts nothing.
     await page.getByRole('button', { name: 'Start Analysis' }).click();
     const question = page.getByRole('dialog', { name: 'A Data session is still open' });
     await question.waitFor();
@@ -185,6 +187,7 @@ describe('a team run from a project', () => {
       .poll(() => shared.getByRole('combobox', { name: 'Project' }).textContent())
       .toBe('Growth in Japan (read only)');
     await shared.getByText(/You can read this project but not add to it/).waitFor();
+    await expect.poll(() => shared.getByLabel('Dataset ID').inputValue()).toBe(JAPAN_GDP);
     await screenshot(shared, 'team-session-shared');
     await shared.context().close();
   }, 600_000);
