@@ -217,6 +217,15 @@ describe('Ideation screen', () => {
     await expectAxeClean(page, 'questions');
     await shot(page, 'ideation-human-desktop');
 
+    // Reloaded, the screen reopens the finished session with its own idea in the form (read from
+    // the runtime's session: the team's logs reply does not carry it).
+    expect(new URL(page.url()).searchParams.get('sessionId')).toMatch(/^[0-9a-f-]{36}$/);
+    await page.reload();
+    await page.getByText('All four agents have finished.').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => idea.inputValue())
+      .toBe('Conservation payments, governance and food prices in poor countries');
+
     // Save to project with one call.
     await page.getByRole('button', { name: 'Save to project' }).click();
     const dialog = page.getByRole('dialog', { name: 'Save to project' });
