@@ -271,6 +271,16 @@ describe.skipIf(!hasSandbox)(`Code Team screen with the sandbox${why}`, () => {
     await page.getByText('Code Review is not part of a quick run.').waitFor();
     await tab(page, 'Tests');
     expect(await page.getByTestId('test-status').textContent()).toContain('Tests passed');
+
+    // Reloaded, the screen reopens the session with its own description and mode in the form.
+    await page.reload();
+    await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.getByLabel('Code requirements').inputValue())
+      .toBe('Mean wage, quickly.');
+    expect(await page.getByRole('button', { name: 'Quick' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await page.context().close();
   });
 });
