@@ -162,6 +162,16 @@ describe('Model Team screen', () => {
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^model-nk-\d{4}-\d{2}-\d{2}\.md$/);
+
+    // Reloaded, the screen reopens the session with its own model type and focus in the form.
+    await page.reload();
+    await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.getByLabel('Topical focus').inputValue())
+      .toBe('The cost channel of monetary policy');
+    expect(await page.getByRole('combobox', { name: 'Model type' }).textContent()).toContain(
+      'NK (three-equation New Keynesian)',
+    );
     await page.context().close();
   }, 240_000);
 
