@@ -55,6 +55,9 @@ const RULES: readonly Rule[] = [
   value('"null"', /\b(?:null|NULL)\b(?!\s+(?:hypothes[ie]s|results?|effects?|findings?|model))/),
   value('"NaN"', /\bNaN\b/),
   re('"[object Object]"', /\[object \w+\]/, true),
+  // A count with a noun in both numbers ("1 finding(s)"): say the one that applies.
+  re('a "(s)" plural', /\b\d+ [a-z][a-z -]*\(s\)/i),
+  re('a checkpoint named twice', /\bCheckpoint \d+ \(Checkpoint\b/i),
   {
     name: 'code in a metadata field',
     test: (line) => {

@@ -19,6 +19,9 @@ describe('words check', () => {
     ['Year: null', '"null"'],
     ['Growth NaN%', '"NaN"'],
     ['Source: [object Object]', '"[object Object]"'],
+    ['Review: 1 finding(s); score 9.5', 'a "(s)" plural'],
+    ['Left out 2 empty column(s)', 'a "(s)" plural'],
+    ['Checkpoint 1 (Checkpoint 1: Items Review) is waiting', 'a checkpoint named twice'],
     ['JEL codes: import numpy as np', 'code in a metadata field'],
     ['JEL: x = 3', 'code in a metadata field'],
     ['JEL codes: print(x)', 'code in a metadata field'],
@@ -48,6 +51,10 @@ describe('words check', () => {
     'Analysis completed on “regional_panel” (18 rows).',
     'Read as missing when the file was loaded: (empty cell), "NA", "NaN", "null", ".", "-".',
     'Saved the model as econagents_nk.mod.',
+    'Only public http(s) addresses are fetched.',
+    'Choose the column(s) that identify each series.',
+    'Review: 1 finding; 2 tests failed.',
+    'Checkpoint 1: Items Review is waiting for your feedback.',
   ])('lets %j through', (text) => {
     expect(checkText(text, 'here')).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { plural } from '../../../common/text';
 import {
   cleaningSpecSchema,
   type CleaningSpec,
@@ -61,7 +62,7 @@ async function run(
     const empty = profile.columns.filter((c) => c.count === 0).map((c) => c.name);
     if (empty.length > 0 && empty.length < profile.columnCount) {
       await p.step((from) => `SELECT * EXCLUDE (${empty.map(ident).join(', ')}) FROM ${from}`);
-      p.notes.push(`Dropped ${empty.length} empty column(s): ${empty.join(', ')}.`);
+      p.notes.push(`Dropped ${plural(empty.length, 'empty column')}: ${empty.join(', ')}.`);
     }
   }
   if (spec.dropDuplicates && profile.duplicateRows > 0) {
@@ -126,7 +127,7 @@ async function ruleOutliers(
     const flagged = await p.count(any);
     await p.step((from) => `SELECT * FROM ${from} WHERE NOT coalesce(${any}, false)`);
     p.notes.push(
-      `Removed ${flagged} rows with an outlier by ${rule} in ${bounds.length} numeric column(s).`,
+      `Removed ${plural(flagged, 'row')} with an outlier by ${rule} in ${plural(bounds.length, 'numeric column')}.`,
     );
     return;
   }
@@ -181,8 +182,8 @@ async function isolationForest(p: Pipeline, names: string[]): Promise<void> {
   appender.closeSync();
   await p.step((from) => `SELECT * FROM ${from} WHERE __rid NOT IN (SELECT rid FROM __outliers)`);
   p.notes.push(
-    `Removed ${flagged} rows the isolation forest scored above ${SCORE_THRESHOLD} (${TREES} trees of ` +
-      `${SUBSAMPLE} rows over ${features.length} numeric column(s); outliers are removed, not capped).`,
+    `Removed ${plural(flagged, 'row')} the isolation forest scored above ${SCORE_THRESHOLD} (${TREES} trees of ` +
+      `${SUBSAMPLE} rows over ${plural(features.length, 'numeric column')}; outliers are removed, not capped).`,
   );
 }
 

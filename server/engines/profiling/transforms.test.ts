@@ -320,7 +320,7 @@ describe('checkpoint cleaning', () => {
     const report = await engine.clean(file, { imputation: 'mean', outliers: 'iqr' }, o);
     expect(report.notes).toContain('Dropped 1 duplicate rows (the first of each is kept).');
     expect(report.notes).toContain(
-      'Removed 1 rows with an outlier by the 1.5 IQR rule in 2 numeric column(s).',
+      'Removed 1 row with an outlier by the 1.5 IQR rule in 2 numeric columns.',
     );
     const t = await table(o);
     expect(t.rows).toHaveLength(11);
