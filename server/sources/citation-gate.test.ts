@@ -36,11 +36,20 @@ describe('gateCitations', () => {
       [smith],
     );
     expect(gated.text).not.toMatch(/Fabricated|10\.9999|2031/);
-    expect(gated.text).toContain('Smith et al. (2019) agree.');
+    // The narrative citation leaves a note, not a hole; the DOI in parentheses goes with them.
+    expect(gated.text).toBe(
+      'As [a work not retrieved in this session] shows, wages rise; Smith et al. (2019) agree.',
+    );
     expect(gated.removed.map((r) => r.citation)).toEqual([
       'Fabricated, A. (2031)',
       'doi: 10.9999/fabricated.2031',
     ]);
+  });
+
+  it('leaves nothing of a text that was only unretrieved references', () => {
+    const gated = gateCitations('Fabricated (2031); doi 10.9999/fabricated.2031.', [smith]);
+    expect(gated.text).toBe('');
+    expect(gated.removed).toHaveLength(2);
   });
 
   it('keeps recorded DOIs and removes unknown ones', () => {
@@ -48,7 +57,10 @@ describe('gateCitations', () => {
       'See https://doi.org/10.1234/EXAMPLE.2019 and https://doi.org/10.5555/other.1.',
       [smith],
     );
-    expect(gated.text).toBe('See https://doi.org/10.1234/EXAMPLE.2019 and.');
+    // Part of the sentence: the reader is told, so the sentence keeps its shape.
+    expect(gated.text).toBe(
+      'See https://doi.org/10.1234/EXAMPLE.2019 and [a work not retrieved in this session].',
+    );
     expect(gated.removed).toEqual([
       { citation: 'https://doi.org/10.5555/other.1', reason: 'no retrieved work has this DOI' },
     ]);

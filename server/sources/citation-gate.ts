@@ -117,13 +117,37 @@ export function resolveAuthorYear<W extends CitableWork>(
   return fits.length === 1 ? fits[0] : fits.find((w) => familyNames(w)[0] === f);
 }
 
+/**
+ * What takes the place of a citation that was part of the sentence ("As Smith (2031) shows",
+ * "see https://doi.org/..."): removing it would leave a sentence with a hole, so the reader is
+ * told instead. A citation in parentheses is removed outright: the sentence stands without it.
+ */
+export const UNRETRIEVED_WORK = '[a work not retrieved in this session]';
+
+/** Whether position `at` of `text` is inside parentheses opened on the same line. */
+function insideParentheses(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const before = text.slice(lineStart, at);
+  return before.lastIndexOf('(') > before.lastIndexOf(')');
+}
+
+/** Whether position `at` of `text` begins a sentence (a line's start, or after . ! ? or :). */
+function startsSentence(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const before = text.slice(lineStart, at).trimEnd();
+  return before === '' || /[.!?:]$/.test(before);
+}
+
 /** Removes spaces left before punctuation and doubled spaces by a removed citation. */
 export function tidyAfterRemoval(text: string): string {
-  return text
-    .replace(/[ \t]+([.,;:!?])/g, '$1')
-    .replace(/\(\s*\)/g, '')
-    .replace(/[ \t]{2,}/g, ' ')
-    .replace(/[ \t]+$/gm, '');
+  return (
+    text
+      // "(doi: )", "(see )" left by a removed DOI or citation, then the space before it
+      .replace(/\(\s*(?:(?:doi|DOI)\s*:?|see|e\.g\.,?|cf\.)?\s*\)/g, '')
+      .replace(/[ \t]+([.,;:!?])/g, '$1')
+      .replace(/[ \t]{2,}/g, ' ')
+      .replace(/[ \t]+$/gm, '')
+  );
 }
 
 /** "1-12" for a run of numbers, else the numbers listed. */
@@ -226,7 +250,8 @@ export function checkProseCitations(
     const removedAs = (citation: string) => {
       removed[removed.length - 1]!.citation = citation.trim();
       // The names go too: left in the prose they would still point at a work nobody retrieved.
-      return '';
+      // Part of the sentence (no parentheses around it), it is replaced by a note to the reader.
+      return citation.trimStart().startsWith('(') ? '' : UNRETRIEVED_WORK;
     };
     const asNumber = (work: CitableWork) =>
       options.resolvedAuthorYear === 'number' && work.number !== undefined;
@@ -258,8 +283,13 @@ export function checkProseCitations(
     prose = prose.replace(APA_AUTHOR_YEAR, (m, a: string, b: string | undefined, y: string) =>
       single(m, a, b, y),
     );
-    prose = prose.replace(PAREN_AUTHOR_YEAR, (m, a: string, b: string | undefined, y: string) =>
-      single(m, a, b, y),
+    prose = prose.replace(
+      PAREN_AUTHOR_YEAR,
+      (m, a: string, b: string | undefined, y: string, at: number, whole: string) => {
+        const kept = single(m, a, b, y);
+        // "(Nobody, 1999) disagrees.": in parentheses, but the sentence's subject.
+        return kept === '' && startsSentence(whole, at) ? UNRETRIEVED_WORK : kept;
+      },
     );
     prose = prose.replace(NARRATIVE_AUTHOR_YEAR, (m, a: string, b: string | undefined, y: string) =>
       single(m, a, b, y),
@@ -285,13 +315,18 @@ export function checkProseCitations(
     });
 
     // 3. DOIs that belong to no retrieved work.
-    return prose.replace(DOI, (match) => {
+    return prose.replace(DOI, (match, ...rest: unknown[]) => {
       const bare = match.replace(/[.,;:]+$/, '');
       const doi = normaliseDoi(bare);
       checked++;
       if (doi && knownDois.has(doi)) return match;
       removed.push({ citation: bare, reason: 'no retrieved work has this DOI' });
-      return match.slice(bare.length);
+      // The offset and the whole text are the replacer's last two arguments here (DOI has no
+      // named groups).
+      const whole = rest.at(-1) as string;
+      const at = rest.at(-2) as number;
+      const note = insideParentheses(whole, at) ? '' : UNRETRIEVED_WORK;
+      return note + match.slice(bare.length);
     });
   });
   return { text: tidyAfterRemoval(out), removed, checked };
@@ -341,8 +376,16 @@ export function gateCitations(text: string, works: readonly CitableWork[]): Gate
 
   // 2. The prose's citations.
   const prose = checkProseCitations(lines.join('\n'), works, { resolvedAuthorYear: 'keep' });
+  const gated = prose.text.replace(/\n{3,}/g, '\n\n');
   return {
-    text: prose.text.replace(/\n{3,}/g, '\n\n'),
+    // A text that was nothing but unretrieved references is empty, not a row of notes.
+    text:
+      gated
+        .split(UNRETRIEVED_WORK)
+        .join('')
+        .replace(/[\s.,;:]+/g, '') === ''
+        ? ''
+        : gated,
     removed: [...removed, ...prose.removed],
     checked: checked + prose.checked,
   };

@@ -84,7 +84,11 @@ describe('ctx.citations.gate', () => {
       'Wages follow output (Smith, 2019). ' +
       'Fabricated, A. (2031) says otherwise, doi 10.9999/fabricated.2031.';
     const checked = await gate.gate(text, { where: 'Theory tab' });
-    expect(checked).toBe('Wages follow output (Smith, 2019). says otherwise,.');
+    // Both were part of the sentence: each leaves a note to the reader, not a hole.
+    expect(checked).toBe(
+      'Wages follow output (Smith, 2019). [a work not retrieved in this session] says otherwise, ' +
+        '[a work not retrieved in this session].',
+    );
     expect(lines).toEqual([
       'Removed a reference to a work not retrieved in this session: Fabricated, A. (2031) (Theory tab)',
       'Removed a reference to a work not retrieved in this session: doi 10.9999/fabricated.2031 (Theory tab)',

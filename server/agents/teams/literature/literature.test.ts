@@ -42,7 +42,11 @@ describe('citation verifier (deterministic)', () => {
       'Payments work (Wunder et al., 2001). Wunder and Smith (2002) agree. (Nobody, 1999) disagrees. Fake et al. (2010) too.',
       papers,
     );
-    expect(v.body).toBe('Payments work [1]. Wunder and Smith [2] agree. disagrees. too.');
+    // Removed where the sentence stands without them; a note to the reader where it would not.
+    expect(v.body).toBe(
+      'Payments work [1]. Wunder and Smith [2] agree. [a work not retrieved in this session] ' +
+        'disagrees. [a work not retrieved in this session] too.',
+    );
     expect(v.citationsRemoved.map((r) => r.citation)).toEqual([
       '(Nobody, 1999)',
       'Fake et al. (2010)',
@@ -54,7 +58,7 @@ describe('citation verifier (deterministic)', () => {
       'See 10.1234/p1 and 10.5555/made.up. A [link](https://doi.org/10.1234/p2). $x_{[1]}$',
       papers,
     );
-    expect(v.body).toContain('See 10.1234/p1 and.');
+    expect(v.body).toContain('See 10.1234/p1 and [a work not retrieved in this session].');
     expect(v.body).toContain('[link](https://doi.org/10.1234/p2)');
     expect(v.citationsRemoved.map((r) => r.citation)).toEqual(['10.5555/made.up']);
     expect(verifyReport('Math $x_{[7]}$ and `a[9]`.', papers).body).toBe(
