@@ -288,7 +288,7 @@ describe('missing-value tokens per upload', () => {
       { token: '-', count: 1 },
     ]);
     expect(s.profile!.missingTokens?.recognised).toContain('NA');
-    expect(s.logs.join('\n')).toMatch(/Read missing-value tokens as missing in 3 column\(s\)/);
+    expect(s.logs.join('\n')).toMatch(/Read missing-value tokens as missing in 3 columns:/);
   });
 
   it('reads only the tokens chosen (upload, Explorer upload)', async () => {
