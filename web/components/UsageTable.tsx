@@ -5,7 +5,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { formatCost, type UsageTotals } from '../../common/usage';
+import { formatCost, type UsageReport, type UsageTotals } from '../../common/usage';
 
 export interface UsageRow {
   key: string;
@@ -112,4 +112,41 @@ export function monthLabel(month: string): string {
     year: 'numeric',
     timeZone: 'UTC',
   });
+}
+
+/**
+ * A usage report's tables, as Settings (the user's own) and the admin area (the server's) show
+ * them: by month, by team, by whose key where the report says, and by model.
+ */
+export function UsageBreakdown({ report }: { report: UsageReport }) {
+  return (
+    <>
+      <UsageTable
+        caption="By month (UTC)"
+        keyHeader="Month"
+        rows={report.byMonth.map((m) => ({ key: m.month, label: monthLabel(m.month), totals: m }))}
+      />
+      <UsageTable
+        caption="By team"
+        keyHeader="Team"
+        rows={report.byTeam.map((t) => ({ key: t.teamId ?? '-', label: t.teamName, totals: t }))}
+      />
+      {report.byKeySource && (
+        <UsageTable
+          caption="By key"
+          keyHeader="Whose key"
+          rows={report.byKeySource.map((k) => ({
+            key: k.keySource,
+            label: k.keySource === 'server' ? "The server's" : "Users' own",
+            totals: k,
+          }))}
+        />
+      )}
+      <UsageTable
+        caption="By model"
+        keyHeader="Model"
+        rows={report.byModel.map((m) => ({ key: m.model, label: m.model, totals: m }))}
+      />
+    </>
+  );
 }

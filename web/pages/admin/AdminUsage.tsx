@@ -4,7 +4,7 @@ import { formatCost } from '../../../common/usage';
 import { useServerUsage } from '../../api/queries/usage';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../components/LoadingSkeleton';
-import { UsageTable, monthLabel } from '../../components/UsageTable';
+import { UsageBreakdown } from '../../components/UsageTable';
 
 /**
  * The admin area's model usage: every call on this server by month, team, model and whose key,
@@ -44,38 +44,7 @@ export function AdminUsage() {
             {usage.data.total.totalTokens.toLocaleString('en-US')} tokens, estimated cost{' '}
             <strong>{formatCost(usage.data.total)}</strong>.
           </Typography>
-          <UsageTable
-            caption="By month (UTC)"
-            keyHeader="Month"
-            rows={usage.data.byMonth.map((m) => ({
-              key: m.month,
-              label: monthLabel(m.month),
-              totals: m,
-            }))}
-          />
-          <UsageTable
-            caption="By team"
-            keyHeader="Team"
-            rows={usage.data.byTeam.map((t) => ({
-              key: t.teamId ?? '-',
-              label: t.teamName,
-              totals: t,
-            }))}
-          />
-          <UsageTable
-            caption="By key"
-            keyHeader="Whose key"
-            rows={(usage.data.byKeySource ?? []).map((k) => ({
-              key: k.keySource,
-              label: k.keySource === 'server' ? "The server's" : "Users' own",
-              totals: k,
-            }))}
-          />
-          <UsageTable
-            caption="By model"
-            keyHeader="Model"
-            rows={usage.data.byModel.map((m) => ({ key: m.model, label: m.model, totals: m }))}
-          />
+          <UsageBreakdown report={usage.data} />
         </>
       )}
     </Paper>

@@ -4,7 +4,7 @@ import { formatCost } from '../../../../common/usage';
 import { useModelPrices, useMyUsage } from '../../../api/queries/usage';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { LoadingSkeleton } from '../../../components/LoadingSkeleton';
-import { UsageTable, monthLabel } from '../../../components/UsageTable';
+import { UsageBreakdown } from '../../../components/UsageTable';
 import { SectionHeading } from './fields';
 import { ModelPricesEditor } from './ModelPricesEditor';
 
@@ -36,29 +36,7 @@ export function UsageSection() {
             {usage.data.total.totalTokens.toLocaleString('en-US')} tokens, estimated cost{' '}
             <strong>{formatCost(usage.data.total)}</strong>.
           </Typography>
-          <UsageTable
-            caption="By month (UTC)"
-            keyHeader="Month"
-            rows={usage.data.byMonth.map((m) => ({
-              key: m.month,
-              label: monthLabel(m.month),
-              totals: m,
-            }))}
-          />
-          <UsageTable
-            caption="By team"
-            keyHeader="Team"
-            rows={usage.data.byTeam.map((t) => ({
-              key: t.teamId ?? '-',
-              label: t.teamName,
-              totals: t,
-            }))}
-          />
-          <UsageTable
-            caption="By model"
-            keyHeader="Model"
-            rows={usage.data.byModel.map((m) => ({ key: m.model, label: m.model, totals: m }))}
-          />
+          <UsageBreakdown report={usage.data} />
         </Box>
       )}
       <Typography variant="subtitle1" component="h3" sx={{ mt: 1, mb: 1 }}>
