@@ -5,7 +5,6 @@ import type { Database } from '../db/connect';
 import { users } from '../db/schema';
 import { AppError, forbidden, unauthorized } from './errors';
 import type { TokenSigner } from './tokens';
-import type { ActiveUserCache } from './active-users';
 import { spendToken } from './used-tokens';
 
 /**
@@ -67,6 +66,16 @@ function bearer(request: FastifyRequest): string | undefined {
   if (!header) return undefined;
   const [scheme, token] = header.split(' ');
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+/** The process's cache of active users (created and invalidated in active-users.ts). */
+export interface ActiveUserCache {
+  /** The approved, not suspended user; `minVersion`: a token version the caller holds. */
+  get(id: string, minVersion?: number): Promise<ActiveUser | undefined>;
+  invalidate(id: string): void;
+  clear(): void;
+  /** Whether the user is held now (tests). */
+  has(id: string): boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from '../db/connect';
-import { loadActiveUser, type ActiveUser } from './access';
+import { loadActiveUser, type ActiveUser, type ActiveUserCache } from './access';
 
 /**
  * The active user behind each access token, kept in this process so that a request costs no
@@ -18,14 +18,7 @@ import { loadActiveUser, type ActiveUser } from './access';
  * read before a change cannot outlive the change's message. Users that are not active are not
  * kept: they are refused from the database, and a lifted suspension is seen at once.
  */
-export interface ActiveUserCache {
-  /** The approved, not suspended user; `minVersion`: a token version the caller holds. */
-  get(id: string, minVersion?: number): Promise<ActiveUser | undefined>;
-  invalidate(id: string): void;
-  clear(): void;
-  /** Whether the user is held now (tests). */
-  has(id: string): boolean;
-}
+export type { ActiveUserCache };
 
 /** Longest an entry lives without any message. */
 export const ACTIVE_USER_TTL_MS = 5000;
