@@ -16,19 +16,21 @@
  * empty) is reported on its own and the ratios use the medians of the other RUNS, as a server
  * that has been up for a while (or a Python session that has read a file before) runs them.
  *
+ * Start-up is not counted here; whole processes (start-up included) are timed with whole.ts.
+ *
  *   npx tsx bench/profile/profile.ts [rows=1000000] [more sizes for the memory curve...]
  *   e.g. npx tsx bench/profile/profile.ts 1000000 100000 250000
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDuckDb } from '../../server/engines/profiling/duckdb';
 import { createProfilingEngine } from '../../server/engines/profiling/index';
 import { literal } from '../../server/engines/profiling/sql';
-import { seededRandom } from '../../server/engines/seeded-random';
+import { generate } from './data';
 import type { DatasetProfile } from '../../common/teams/data';
 
 const THREADS = Math.min(2, os.availableParallelism());
@@ -64,35 +66,6 @@ function times(runs: number[]): Times {
 function summarize<K extends string>(runs: Record<K, number>[]): Record<K, Times> {
   const keys = Object.keys(runs[0]!) as K[];
   return Object.fromEntries(keys.map((k) => [k, times(runs.map((r) => r[k]))])) as Record<K, Times>;
-}
-
-/** Writes `rows` rows: id, date (daily, 8 regions per day), region, sector, 5 numeric columns. */
-async function generate(file: string, rows: number): Promise<void> {
-  const random = seededRandom(1);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const regions = ['North', 'South', 'East', 'West', 'Centre', 'Coast', 'Hills', 'Islands'];
-  const out = createWriteStream(file);
-  const write = (s: string) =>
-    out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
-  await write('id,date,region,sector,gdp,inflation,unemployment,trade,firms\n');
-  const start = Date.UTC(2000, 0, 1);
-  let buf = '';
-  for (let i = 0; i < rows; i++) {
-    const day = Math.floor(i / regions.length);
-    const date = new Date(start + day * 86_400_000).toISOString().slice(0, 10);
-    const gdp = Math.exp(3 + 0.8 * normal());
-    const inflation = 2 + 1.5 * normal();
-    const unemployment = random() < 0.02 ? '' : (6 + 2 * normal()).toFixed(3);
-    const trade = (0.6 * gdp + 5 * normal()).toFixed(4);
-    const firms = random() < 0.3 ? 0 : Math.floor(random() * 40);
-    buf += `${i},${date},${regions[i % regions.length]},S${Math.floor(random() * 50)},${gdp.toFixed(4)},${inflation.toFixed(4)},${unemployment},${trade},${firms}\n`;
-    if (buf.length > 1 << 20) {
-      await write(buf);
-      buf = '';
-    }
-  }
-  await write(buf);
-  await new Promise<void>((r) => out.end(() => r()));
 }
 
 /** One summary per line read on stdin ("run"), its time in seconds printed back. */
