@@ -13,6 +13,7 @@
  *   TEST_DB=postgres TEST_DATABASE_URL=postgres://... npx tsx bench/runtime-overhead.ts
  */
 import { inArray } from 'drizzle-orm';
+import pg from 'pg';
 import type { AgentSession } from '../common/agents';
 import { agentSessions, llmCalls } from '../server/db/schema';
 import { ADMIN, createTestApp, login, type TestApp } from '../test/app';
@@ -23,6 +24,58 @@ import { runtimeTestTeam } from '../test/teams/runtime-test-team';
 const SESSIONS = Number(process.argv[2] ?? 100);
 const MODEL_DELAY_MS = Number(process.argv[3] ?? 500);
 const WORKERS = 8;
+
+/**
+ * SQL statements sent to the database while `sqlLog.on` (the benchmark's own polling is not
+ * counted). PostgreSQL: every pg client's query
+ * (Drizzle's pool and pg-boss's); PGlite: the client's query/exec and those inside transactions.
+ */
+const sqlLog = { on: false, statements: [] as string[] };
+/** The benchmark's own poll (waitAllDone), left out of the count. */
+const OWN_POLL = /^select "status", "error" from "agent_sessions"/;
+function record(text: unknown): void {
+  if (!sqlLog.on) return;
+  const t = typeof text === 'string' ? text : ((text as { text?: string } | null)?.text ?? '?');
+  const statement = t.replace(/\s+/g, ' ').trim();
+  if (!OWN_POLL.test(statement)) sqlLog.statements.push(statement);
+}
+function countSqlOnPostgres(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    record(args[0]);
+    return original.apply(this, args);
+  };
+}
+interface QueryTarget {
+  query: (...args: unknown[]) => Promise<unknown>;
+  exec: (...args: unknown[]) => Promise<unknown>;
+  transaction: (cb: (tx: QueryTarget) => Promise<unknown>) => Promise<unknown>;
+}
+function countSqlOnPglite(client: QueryTarget): void {
+  const wrap = (target: QueryTarget) => {
+    const query = target.query.bind(target);
+    const exec = target.exec.bind(target);
+    target.query = (...args) => (record(args[0]), query(...args));
+    target.exec = (...args) => (record(args[0]), exec(...args));
+  };
+  wrap(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (cb) =>
+    transaction((tx) => {
+      record('BEGIN');
+      wrap(tx);
+      return cb(tx).finally(() => record('COMMIT'));
+    });
+}
+/** Statement kinds: the first words, enough to tell the table and the verb. */
+function kindOf(statement: string): string {
+  const m =
+    /^(with \w+ as \( update \w+|insert into "?[\w.]+"?|update "?[\w.]+"?|delete from "?[\w.]+"?|select .*? from "?[\w.]+"?|\w+)/i.exec(
+      statement,
+    );
+  return (m?.[1] ?? statement.slice(0, 40)).replace(/select .*? from/i, 'select ... from');
+}
 
 function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -45,7 +98,12 @@ async function executeQuick(
 }
 
 /** Waits until every session is completed, with one query per poll (not one call per session). */
-async function waitAllDone(t: TestApp, token: string, ids: string[]): Promise<AgentSession[]> {
+async function waitAllDone(
+  t: TestApp,
+  token: string,
+  ids: string[],
+  beforeReads: () => Promise<void> = async () => undefined,
+): Promise<AgentSession[]> {
   const deadline = Date.now() + 600_000;
   for (;;) {
     const rows = await t.ctx.db
@@ -58,6 +116,7 @@ async function waitAllDone(t: TestApp, token: string, ids: string[]): Promise<Ag
     if (Date.now() > deadline) throw new Error('sessions did not finish in 10 minutes');
     await new Promise((r) => setTimeout(r, 10));
   }
+  await beforeReads();
   const c = sessionClient(t.app, token);
   return Promise.all(ids.map((id) => c.session(id)));
 }
@@ -66,6 +125,7 @@ const wallMs = (s: AgentSession) =>
   new Date(s.completedAt!).getTime() - new Date(s.startedAt!).getTime();
 
 async function main(): Promise<void> {
+  if (process.env.TEST_DB === 'postgres') countSqlOnPostgres();
   const llm = await startScriptedLlmServer();
   llm.script({
     agent: 'runtime-test',
@@ -84,6 +144,9 @@ async function main(): Promise<void> {
     { extraTeams: [runtimeTestTeam] },
   );
   const db = t.ctx.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)';
+  if (t.ctx.database.kind === 'pglite') {
+    countSqlOnPglite(t.ctx.database.client as unknown as QueryTarget);
+  }
   try {
     const { accessToken } = await login(t.app, ADMIN.email, ADMIN.password);
     // Warm-up.
@@ -109,9 +172,22 @@ async function main(): Promise<void> {
     // 3. With model calls, one session at a time (overhead, not queueing for capacity).
     const modelSessions = 10;
     const finished: AgentSession[] = [];
+    const statementsPerSession: number[] = [];
+    let lastStatements: string[] = [];
     for (let i = 0; i < modelSessions; i++) {
+      sqlLog.statements = [];
+      sqlLog.on = true;
       const id = await executeQuick(t, accessToken, { modelInAnalyse: true });
-      finished.push(...(await waitAllDone(t, accessToken, [id])));
+      finished.push(
+        ...(await waitAllDone(t, accessToken, [id], async () => {
+          // What the runtime writes after the completing write (log line, notification, job
+          // done) counts; the benchmark's reads of the session after it do not.
+          await new Promise((r) => setTimeout(r, 300));
+          sqlLog.on = false;
+        })),
+      );
+      statementsPerSession.push(sqlLog.statements.length);
+      lastStatements = sqlLog.statements;
     }
     const modelIds = finished.map((s) => s.sessionId);
     const calls = await t.ctx.db
@@ -148,6 +224,21 @@ async function main(): Promise<void> {
         `= ${((100 * meanOverhead) / meanModel).toFixed(1)}% of model time ` +
         `(${((100 * meanOverhead) / meanWall).toFixed(1)}% of wall time)`,
     );
+    statementsPerSession.sort((a, b) => a - b);
+    console.log(
+      `  SQL statements per session with a model call (start request to 300 ms after completed, 2 phases, ` +
+        `the benchmark's polling excluded): median ${percentile(statementsPerSession, 50)}, ` +
+        `min ${statementsPerSession[0]}, max ${statementsPerSession.at(-1)}`,
+    );
+    const kinds = new Map<string, number>();
+    for (const st of lastStatements) kinds.set(kindOf(st), (kinds.get(kindOf(st)) ?? 0) + 1);
+    console.log('  by kind, last session:');
+    for (const [k, n] of [...kinds].sort((a, b) => b[1] - a[1])) {
+      console.log(`    ${String(n).padStart(3)}  ${k.slice(0, 110)}`);
+    }
+    if (process.env.BENCH_SQL_TRACE) {
+      for (const st of lastStatements) console.log(`    | ${st.slice(0, 160)}`);
+    }
   } finally {
     await t.close();
     await llm.close();

@@ -5,8 +5,15 @@ import type { PhaseResult } from '../../../common/agents';
 import type { AgentSessionRow } from '../../db/schema/agents';
 import { AppError } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
-import { announceCompletion, completionPatch } from './session-completion';
-import { enqueuePhase, notifyOwner, publishUpdate, writeLog } from './session-events';
+import { announceCompletion, completionLine, completionPatch } from './session-completion';
+import {
+  enqueuePhase,
+  notifyOwner,
+  publishLog,
+  publishUpdate,
+  writeLog,
+  writeLogs,
+} from './session-events';
 import { machineState, sessionLink, teamName } from './session-view';
 import { isModelError } from '../llm/errors';
 import type { ModelHandle } from '../llm/model-layer';
@@ -338,9 +345,12 @@ export function createRunner(core: RuntimeCore): Runner {
         );
       }
       const result = parsed.data;
-      // The session's usage totals are refreshed after every phase that called the model.
-      if (usage.calls > 0) usage.used = await refreshUsage(row);
+      // The session's usage totals are refreshed after every phase that called the model; they
+      // are written with the phase's result (below), in the same statement.
+      const totals = usage.calls > 0 ? await models.usage.forSession(row.id) : undefined;
+      if (totals) usage.used = totals.totalTokens;
       if (row.tokenBudget !== null && usage.used > row.tokenBudget) {
+        if (totals) await store.setUsage(row.id, totals);
         throw new StopSignal('budget', budgetText(row, usage.used));
       }
 
@@ -375,27 +385,41 @@ export function createRunner(core: RuntimeCore): Runner {
           leaseOwner: null,
           leaseUntil: null,
           attempts: 0,
+          ...(totals
+            ? {
+                inputTokens: totals.inputTokens,
+                outputTokens: totals.outputTokens,
+                costUsd: totals.costUsd,
+                llmCalls: totals.calls,
+              }
+            : {}),
           ...(done ? completionPatch(team, allResults) : {}),
         },
       );
-      // Cancelled, paused or reset while finishing: that change stands, this result is dropped.
-      if (!after) return;
+      // Cancelled, paused or reset while finishing: that change stands, this result is dropped
+      // (the usage totals are still written).
+      if (!after) {
+        if (totals) await store.setUsage(row.id, totals);
+        return;
+      }
 
+      // The phase's log lines after its result (completed; then waiting at the checkpoint, or
+      // the session completed) are written in one statement and published in their places.
       const elapsed = seconds(performance.now() - started);
-      await writeLog(
-        core,
-        after,
+      const label = checkpointLabel(after.checkpoint, phase.checkpoint?.title ?? phase.name);
+      const [completedLine, nextLine] = await writeLogs(core, after, [
         `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${elapsed}`,
-      );
+        ...(waiting ? [`Waiting for your feedback at ${label}`] : []),
+        ...(done ? [completionLine(after)] : []),
+      ]);
+      await publishLog(core, after, completedLine);
       await publishUpdate(core, after, {
         updateType: 'phase_completed',
         data: { phase: entry.phase, key: entry.key, name: entry.name, result },
       });
       const name = teamName(core, after);
       if (waiting) {
-        const title = phase.checkpoint?.title ?? phase.name;
-        const label = checkpointLabel(after.checkpoint, title);
-        await writeLog(core, after, `Waiting for your feedback at ${label}`);
+        await publishLog(core, after, nextLine);
         await publishUpdate(core, after, {
           updateType: 'checkpoint_reached',
           // Waiting always has a checkpoint number (state machine); the type cannot say so.
@@ -415,7 +439,7 @@ export function createRunner(core: RuntimeCore): Runner {
           link: sessionLink(core, after),
         });
       } else if (done) {
-        await announceCompletion(core, after);
+        await announceCompletion(core, after, nextLine);
       } else if (next.runPhase) {
         await enqueuePhase(core, after);
       }

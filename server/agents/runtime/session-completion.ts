@@ -1,7 +1,7 @@
-import type { PhaseResult } from '../../../common/agents';
+import type { LogEntry, PhaseResult } from '../../../common/agents';
 import type { AgentSessionRow } from '../../db/schema/agents';
 import type { RuntimeCore } from './runtime-core';
-import { notifyOwner, publishUpdate, writeLog } from './session-events';
+import { notifyOwner, publishLog, publishUpdate, writeLog } from './session-events';
 import { sessionLink, teamName } from './session-view';
 import type { SessionPatch } from './store';
 import type { TeamDefinition } from './team';
@@ -45,11 +45,25 @@ async function recordProjectWork(core: RuntimeCore, projectId: string): Promise<
   }
 }
 
-/** Announces a completion after the write: log line, process_completed, notification. */
-export async function announceCompletion(core: RuntimeCore, row: AgentSessionRow): Promise<void> {
+/** The log line a completed session ends with. */
+export function completionLine(row: Pick<AgentSessionRow, 'plan'>): string {
+  return `Session completed: all ${row.plan.length} phases done`;
+}
+
+/**
+ * Announces a completion after the write: log line, process_completed, notification. `written`
+ * is that log line when the caller already wrote it with its own (writeLogs); it is published
+ * here, in its place.
+ */
+export async function announceCompletion(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  written?: LogEntry,
+): Promise<void> {
   const name = teamName(core, row);
   const phases = row.plan.length;
-  await writeLog(core, row, `Session completed: all ${phases} phases done`);
+  if (written) await publishLog(core, row, written);
+  else await writeLog(core, row, completionLine(row));
   if (row.projectId) await recordProjectWork(core, row.projectId);
   await publishUpdate(core, row, {
     updateType: 'process_completed',

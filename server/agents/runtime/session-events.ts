@@ -62,8 +62,32 @@ export async function writeLog(
   level: LogEntry['level'] = 'info',
 ): Promise<LogEntry | undefined> {
   const entry = await core.store.appendLog(row.id, message, level);
-  if (entry) await publishUpdate(core, row, { updateType: 'log_update', data: entry });
+  if (entry) await publishLog(core, row, entry);
   return entry;
+}
+
+/**
+ * Appends several log lines in one statement and returns them in order, unpublished: the caller
+ * publishes each (publishLog) where it belongs among the session's other updates.
+ */
+export async function writeLogs(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  messages: string[],
+): Promise<LogEntry[]> {
+  return core.store.appendLogs(
+    row.id,
+    messages.map((message) => ({ message, level: 'info' as const })),
+  );
+}
+
+/** Publishes a log line that was written (writeLogs). */
+export async function publishLog(
+  core: RuntimeCore,
+  row: AgentSessionRow,
+  entry: LogEntry | undefined,
+): Promise<void> {
+  if (entry) await publishUpdate(core, row, { updateType: 'log_update', data: entry });
 }
 
 /**

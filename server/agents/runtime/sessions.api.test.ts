@@ -12,6 +12,7 @@ import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '.
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { hasStatus, sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { notifications } from '../../db/schema';
+import { createSessionStore } from './store';
 import { runtimeTestTeam } from '../../../test/teams/runtime-test-team';
 
 /**
@@ -645,5 +646,46 @@ describe('version 2 agents API', () => {
       ['draft', true],
       ['finish', false],
     ]);
+  });
+});
+
+describe('log lines written together', () => {
+  it('take consecutive numbers in their order, between single lines, and are cut like them', async () => {
+    const { c } = await researcher();
+    const id = await c.startTest('log batch');
+    await c.waitFor(id, waitingAt(1));
+    const store = createSessionStore(t.ctx.db);
+    const before = await store.readLogs(id, { limit: 1000 });
+    const last = before.at(-1)!.seq;
+
+    const single = await store.appendLog(id, 'one alone', 'info');
+    const batch = await store.appendLogs(id, [
+      { message: 'first of three', level: 'info' },
+      { message: 'second of three', level: 'warn' },
+      { message: 'x'.repeat(5000), level: 'error' },
+    ]);
+    const after = await store.appendLog(id, 'after them', 'info');
+
+    expect(single?.seq).toBe(last + 1);
+    expect(batch.map((e) => [e.seq, e.level, e.message.slice(0, 15)])).toEqual([
+      [last + 2, 'info', 'first of three'],
+      [last + 3, 'warn', 'second of three'],
+      [last + 4, 'error', 'xxxxxxxxxxxxxxx'],
+    ]);
+    expect(batch[2]!.message).toHaveLength(4000);
+    expect(batch[2]!.message.endsWith('…')).toBe(true);
+    expect(after?.seq).toBe(last + 5);
+    const read = await store.readLogs(id, { after: last, limit: 10 });
+    expect(read.map((e) => e.message.slice(0, 15))).toEqual([
+      'one alone',
+      'first of three',
+      'second of three',
+      'xxxxxxxxxxxxxxx',
+      'after them',
+    ]);
+    expect(await store.appendLogs(id, [])).toEqual([]);
+    expect(await store.appendLogs(crypto.randomUUID(), [{ message: 'x', level: 'info' }])).toEqual(
+      [],
+    );
   });
 });

@@ -58,6 +58,44 @@ export function createSessionStore(db: Database) {
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 
+  /**
+   * Appends log lines with the next sequence numbers, in their order, in one statement (the
+   * session's counter moves on by their number). Empty when the session does not exist.
+   */
+  async function appendLogs(
+    sessionId: string,
+    lines: Array<{ message: string; level: LogEntry['level'] }>,
+  ): Promise<LogEntry[]> {
+    if (lines.length === 0) return [];
+    const texts = lines.map(({ message }) =>
+      message.length > LOG_LINE_MAX ? `${message.slice(0, LOG_LINE_MAX - 1)}…` : message,
+    );
+    const values = sql.join(
+      lines.map((line, i) => sql`(${i + 1}::int, ${line.level}::text, ${texts[i]}::text)`),
+      sql`, `,
+    );
+    const result = await db.execute(sql`
+      with s as (
+        update agent_sessions set log_seq = log_seq + ${lines.length}::int
+        where id = ${sessionId}
+        returning log_seq
+      )
+      insert into agent_session_logs (session_id, seq, level, message)
+      select ${sessionId}, s.log_seq - ${lines.length}::int + l.ord, l.level, l.message
+      from s, (values ${values}) as l(ord, level, message)
+      returning seq, level, message, created_at`);
+    return rowsOf<{ seq: number; level: string; message: string; created_at: Date | string }>(
+      result,
+    )
+      .map((row) => ({
+        seq: Number(row.seq),
+        message: row.message,
+        level: row.level as LogEntry['level'],
+        timestamp: new Date(row.created_at).toISOString(),
+      }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
   return {
     async get(id: string): Promise<AgentSessionRow | undefined> {
       const [row] = await db.select().from(agentSessions).where(eq(agentSessions.id, id)).limit(1);
@@ -150,26 +188,11 @@ export function createSessionStore(db: Database) {
       message: string,
       level: LogEntry['level'],
     ): Promise<LogEntry | undefined> {
-      const text =
-        message.length > LOG_LINE_MAX ? `${message.slice(0, LOG_LINE_MAX - 1)}…` : message;
-      const result = await db.execute(sql`
-        with s as (
-          update agent_sessions set log_seq = log_seq + 1
-          where id = ${sessionId}
-          returning log_seq
-        )
-        insert into agent_session_logs (session_id, seq, level, message)
-        select ${sessionId}, s.log_seq, ${level}, ${text} from s
-        returning seq, created_at`);
-      const [row] = rowsOf<{ seq: number; created_at: Date | string }>(result);
-      if (!row) return undefined;
-      return {
-        seq: Number(row.seq),
-        message: text,
-        level,
-        timestamp: new Date(row.created_at).toISOString(),
-      };
+      const [entry] = await appendLogs(sessionId, [{ message, level }]);
+      return entry;
     },
+
+    appendLogs,
 
     async readLogs(
       sessionId: string,
