@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../../common/agents';
 import { projectRecordReplySchema } from '../../../common/research-record';
+import { codePhases } from '../../../common/teams/code';
+import { readPhaseResults } from '../../../common/teams/shared';
 import { workflowReplySchema, type Workflow } from '../../../common/workflows';
 import { bearer, createTestApp, createUser, type TestApp } from '../../../test/app';
 import { literatureScript } from '../../../test/fixtures/literature-sources/llm-script';
@@ -21,7 +23,8 @@ import { sessionClient } from '../../../test/teams/helpers';
  * fixture sources: Ideation -> Literature -> Data -> Model -> Code, every checkpoint answered on
  * the teams' own feedback route, each handoff asserted (the Literature question is the chosen
  * Ideation question, the Model's target data is the Data step's dataset and its theory's context
- * the review, the Code step's input holds the dataset and the .mod file), and the project's
+ * the review, the Code step's input holds the dataset and the .mod file, which its program reads in
+ * the sandbox), and the project's
  * record complete at the end.
  */
 
@@ -54,9 +57,23 @@ def working_files():
     return sorted(found)
 
 
-if __name__ == "__main__":
+def read_working_files():
+    """Reads each working file: a dataset's rows, a .mod file's declared variables."""
     for f in working_files():
-        print(f)
+        if not f.startswith("./data/"):
+            continue
+        with open(f, encoding="utf-8") as handle:
+            text = handle.read()
+        if f.endswith(".csv"):
+            print(f"{f}: {len(text.strip().splitlines()) - 1} rows")
+        elif f.endswith(".mod"):
+            lines = [line.strip() for line in text.splitlines()]
+            first = lines[lines.index("var") + 1].split()[0] if "var" in lines else "none"
+            print(f"{f}: var {first}")
+
+
+if __name__ == "__main__":
+    read_working_files()
 `;
 
 function scriptTeams() {
@@ -298,6 +315,12 @@ describe.skipIf(!hasSandbox)('a workflow of the five teams', () => {
     expect(code!.inputs).toContainEqual(
       expect.objectContaining({ kind: 'document', id: modFile!.id, fromStep: 3 }),
     );
+    // The program ran in the sandbox and read both: the dataset's rows, the model's variables.
+    const ran = readPhaseResults(codePhases, c.results).tests?.code_run;
+    expect(ran?.ok, ran?.output).toBe(true);
+    const rows = macroCsv.toString('utf8').trim().split('\n').length - 1;
+    expect(ran!.output).toMatch(new RegExp(`^\\./data/[^\\n]*\\.csv: ${rows} rows$`, 'm'));
+    expect(ran!.output).toMatch(/^\.\/data\/[^\n]*\.mod: var [A-Za-z_]\w*$/m);
 
     // The research record: every session, the workflow, the documents and the dataset; every
     // stage the teams cover reached.
