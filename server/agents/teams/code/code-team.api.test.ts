@@ -368,7 +368,7 @@ describe.skipIf(!hasSandbox)(`a Code session${why}`, () => {
     const generation = status.results[1]!;
     expect(generation.repairs.map((r) => r.outcome)).toEqual(['still_failing', 'still_failing']);
     expect(generation.execution).toMatchObject({ ok: false, kind: 'exit', exitCode: 1 });
-    expect(status.logs).toContain('The generated code still fails after 2 repair(s)');
+    expect(status.logs).toContain('The generated code still fails after 2 repairs');
     const tests = status.results[4]!;
     expect(tests.run).toMatchObject({ status: 'failed', passed: 0, failed: 1 });
     expect(tests.repairs).toHaveLength(2);
