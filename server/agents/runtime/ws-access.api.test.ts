@@ -289,6 +289,39 @@ describe('a socket whose access ended unannounced (another tool moved the token 
     expect(session.status).toBe('waiting_for_input');
   });
 
+  it('an administrator following another user’s session gets its updates only while their access lasts', async () => {
+    const owner = await createUser(t.app);
+    const c = sessionClient(t.app, owner.accessToken);
+    const id = await c.startTest('admin follows');
+    await c.waitFor(id, waitingAt(1));
+    const staying = await createUser(t.app, { role: 'admin' });
+    const leaving = await createUser(t.app, { role: 'admin' });
+    const stayingSocket = await connect(staying.accessToken);
+    const leavingSocket = await connect(leaving.accessToken, 'header');
+    expect(await subscribe(stayingSocket, id)).toMatchObject({ type: 'subscribed' });
+    expect(await subscribe(leavingSocket, id)).toMatchObject({ type: 'subscribed' });
+
+    // Both were confirmed over a second ago: the next update checks them first.
+    await new Promise((r) => setTimeout(r, 1200));
+    await bumpVersion(leaving.id);
+    const leavingClosed = closed(leavingSocket);
+    const from = leavingSocket.messages.length;
+    expect((await c.feedback(id, 'one more item')).statusCode).toBe(200);
+
+    const update = await stayingSocket.next(
+      (m): m is WsServerMessage => m.type === 'session-update' && m.sessionId === id,
+      { from: 0 },
+    );
+    expect(update).toMatchObject({ type: 'session-update', sessionId: id });
+    expect(await leavingClosed).toEqual({ code: 4401, reason: WS_ACCESS_ENDED.revoked });
+    const after = leavingSocket.messages.slice(from);
+    expect(after.filter((m) => m.type === 'session-update')).toEqual([]);
+    expect(after).toContainEqual({
+      type: 'error',
+      error: `${WS_ACCESS_ENDED.revoked}: sign in again to continue`,
+    });
+  });
+
   it('a suspended user’s socket is refused with the inactive reason', async () => {
     const user = await createUser(t.app);
     const s = await connect(user.accessToken);
