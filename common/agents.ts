@@ -91,7 +91,12 @@ export const sessionUsageSchema = z.object({
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   totalTokens: z.number().int(),
-  /** Estimated cost in US dollars. */
+  /**
+   * Estimated cost in US dollars, priced when each call was made with the server's prices; a
+   * call to a model without a price adds nothing here. What the screens show comes from the
+   * usage routes (GET /api/agents/sessions/:id/usage), which price when read, with the owner's
+   * own prices, and say "unknown" for a model without one.
+   */
   costUsd: z.number(),
   /** Number of model calls. */
   calls: z.number().int(),
