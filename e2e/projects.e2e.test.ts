@@ -183,7 +183,7 @@ describe('Project Manager', () => {
       .getByRole('heading', { level: 1, name: 'Minimum wages and county employment' })
       .waitFor();
     await page.getByText('Do higher minimum wages reduce teen employment?').waitFor();
-    await page.getByRole('heading', { name: 'Agent sessions' }).waitFor();
+    await page.getByRole('heading', { name: 'Research record' }).waitFor();
     await screenshot(page, 'project-page');
     await expectAxeClean(page, 'project page');
 
