@@ -159,7 +159,7 @@ export function DocumentsTable({
         <TableBody>
           {documents.map((d) => (
             <TableRow key={d.id} hover>
-              <TableCell sx={{ minWidth: 150, overflowWrap: 'anywhere' }}>
+              <TableCell sx={{ minWidth: 130, overflowWrap: 'anywhere' }}>
                 {nameLink(d)}
                 {d.origin === 'session' && (
                   <Typography variant="caption" color="text.secondary" component="div">
@@ -167,7 +167,7 @@ export function DocumentsTable({
                   </Typography>
                 )}
               </TableCell>
-              <TableCell sx={{ minWidth: 96 }}>{DOCUMENT_CATEGORY_LABELS[d.category]}</TableCell>
+              <TableCell sx={{ minWidth: 90 }}>{DOCUMENT_CATEGORY_LABELS[d.category]}</TableCell>
               <TableCell sx={{ minWidth: 100, overflowWrap: 'break-word' }}>
                 {d.project ?? '—'}
               </TableCell>
