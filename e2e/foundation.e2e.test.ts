@@ -87,12 +87,15 @@ describe('npm start on the embedded defaults', () => {
     const deepLink = await fetch(`${server.baseUrl}/app/projects`);
     expect(deepLink.status).toBe(200);
     expect(deepLink.headers.get('content-type')).toContain('text/html');
-    const health = await api<{ data: { status: string; database: { kind: string } } }>(
+    // Alive, and ready: the embedded database and the job queue answer.
+    const health = await api<{ data: { status: string } }>(server, 'GET', '/api/health');
+    expect(health.body.data).toMatchObject({ status: 'ok' });
+    const ready = await api<{ data: { status: string; database: { kind: string } } }>(
       server,
       'GET',
-      '/api/health',
+      '/api/ready',
     );
-    expect(health.body.data).toMatchObject({ status: 'ok', database: { kind: 'pglite' } });
+    expect(ready.body.data).toMatchObject({ status: 'ok', database: { kind: 'pglite' } });
     expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(true);
     expect((await api(server, 'GET', '/version.json')).body).toEqual({
       version: PACKAGE_VERSION,
