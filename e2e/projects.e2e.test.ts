@@ -182,7 +182,7 @@ describe('Project Manager', () => {
     await page
       .getByRole('heading', { level: 1, name: 'Minimum wages and county employment' })
       .waitFor();
-    await page.getByText('Do higher minimum wages reduce teen employment?').waitFor();
+    await page.getByText('Do higher minimum wages reduce teen employment?').first().waitFor();
     await page.getByRole('heading', { name: 'Research record' }).waitFor();
     await screenshot(page, 'project-page');
     await expectAxeClean(page, 'project page');
