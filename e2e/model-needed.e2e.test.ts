@@ -48,6 +48,8 @@ describe('without a model', () => {
       for (const name of ['Data', 'Model']) {
         expect(await card(name).textContent(), name).toContain('ready');
       }
+      // The rest of the dashboard has loaded (no skeleton left) before the page is checked.
+      await page.locator('.MuiSkeleton-root').first().waitFor({ state: 'detached' });
       await expectAxeClean(page, `launcher without a model (${vp.name})`);
       await screenshot(page, 'launcher-needs-a-model');
       const settingsLinks = launcher.getByRole('link', { name: 'Set up a model in Settings' });
