@@ -6,6 +6,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-serv
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import { apiOk, VIEWPORTS } from './support';
 import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
+import { hasSandbox, sandboxSkipReason } from '../test/requirements';
 
 /**
  * The Code Team screen against the real server
@@ -18,8 +19,7 @@ import { approvedUser, expectAxeClean, openPage, type Session } from './web-page
  * and .mod file are chosen for the program, which reads them.
  */
 
-const hasSandbox = existsSync('/usr/bin/bwrap') && existsSync('/usr/bin/python3');
-const why = hasSandbox ? '' : ' (skipped: needs bubblewrap and /usr/bin/python3)';
+const why = sandboxSkipReason;
 
 const USER = {
   email: 'cody.code@e2e.example',

@@ -16,6 +16,7 @@ import { ruleFromJson } from '../test/llm-server/scripts';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import { apiOk, DESKTOP, newAccount, openPage, PHONE, screenshot, type Session } from './support';
 import { checkText, formatFindings, type Finding } from './words.check';
+import { hasSandbox, sandboxSkipReason } from '../test/requirements';
 
 /**
  * Words: a full session of each of the five teams in Chromium (the scripted model server, the
@@ -488,9 +489,8 @@ describe('Words on every team screen, log and saved document', () => {
     words.expectClean();
   }, 240_000);
 
-  const hasSandbox = fs.existsSync('/usr/bin/bwrap') && fs.existsSync('/usr/bin/python3');
   it.skipIf(!hasSandbox)(
-    'Code: a comprehensive session whose tests fail until the model repairs the code',
+    `Code: a comprehensive session whose tests fail until the model repairs the code${sandboxSkipReason}`,
     async () => {
       const words = new Collector('Code');
       const main = [

@@ -9,6 +9,7 @@ import {
   type TestApp,
 } from '../../test/app';
 import type { Api } from '../context';
+import { postgresOnly, postgresOnlyReason } from '../../test/requirements';
 
 /**
  * Requests take the active user from the process's cache (platform/active-users.ts). A sign-out,
@@ -95,8 +96,8 @@ async function refusedWithin(app: Api, token: string, limitMs: number): Promise<
   }
 }
 
-describe.skipIf(process.env.TEST_DB !== 'postgres')(
-  'across two instances on one PostgreSQL database',
+describe.skipIf(postgresOnly)(
+  `across two instances on one PostgreSQL database${postgresOnlyReason}`,
   () => {
     it('a change made through one instance is seen by the other at once', async () => {
       const sibling = await createSiblingApp(t);

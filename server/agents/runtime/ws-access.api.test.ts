@@ -17,6 +17,7 @@ import { connectWs, type TestSocket } from '../../../test/teams/ws-client';
 import { users } from '../../db/schema';
 import { TOO_DEEP_MESSAGE } from '../../platform/json-depth';
 import { WS_ACCESS_ENDED } from './ws';
+import { postgresOnly, postgresOnlyReason } from '../../../test/requirements';
 
 /**
  * An open WebSocket follows its account. A sign-out, a password change, a suspension or a role
@@ -197,8 +198,8 @@ describe('revocations close the user’s sockets at once (the heartbeat is an ho
   });
 });
 
-describe.skipIf(process.env.TEST_DB !== 'postgres')(
-  'revocations reach the sockets of another process (LISTEN/NOTIFY)',
+describe.skipIf(postgresOnly)(
+  `revocations reach the sockets of another process (LISTEN/NOTIFY)${postgresOnlyReason}`,
   () => {
     it('a sign-out on one process closes the user’s socket on the other within a second', async () => {
       const sibling = await createSiblingApp(t);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import {
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { ruleFromJson } from '../../../test/llm-server/scripts';
 import { sessionClient } from '../../../test/teams/helpers';
+import { hasSandbox, sandboxSkipReason } from '../../../test/requirements';
 
 /**
  * A Customized Workflow of all five teams on one project, on the scripted model server and the
@@ -27,10 +28,6 @@ import { sessionClient } from '../../../test/teams/helpers';
  * the sandbox), and the project's
  * record complete at the end.
  */
-
-const hasSandbox =
-  (existsSync('/usr/bin/bwrap') || existsSync('/usr/local/bin/bwrap')) &&
-  existsSync('/usr/bin/python3');
 
 const macroCsv = readFileSync(
   path.join(
@@ -171,7 +168,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()));
 });
 
-describe.skipIf(!hasSandbox)('a workflow of the five teams', () => {
+describe.skipIf(!hasSandbox)(`a workflow of the five teams${sandboxSkipReason}`, () => {
   it('runs to completion through every checkpoint, each step fed by the ones before', async () => {
     scriptTeams();
     fixtures.reset();

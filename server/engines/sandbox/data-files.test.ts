@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs } from './bwrap-args';
 import { DEFAULT_LIMITS } from './limits';
 import { createSandbox, MAX_DATA_FILES_BYTES } from './sandbox';
+import { hasSandbox, sandboxSkipReason, skipReason } from '../../../test/requirements';
 
 /**
  * Input data placed read-only in the working directory's data/ folder (a project's dataset for
  * the Code team): mounted with --ro-bind-data, readable, not writable, not removable.
  */
-
-const hasSandbox = existsSync('/usr/bin/bwrap') && existsSync('/usr/bin/python3');
 
 describe('read-only data files', () => {
   it('are mounted with --ro-bind-data under a folder created for them', () => {
@@ -31,31 +30,35 @@ describe('read-only data files', () => {
     expect(plan.inputs[1]).toEqual(Buffer.from('year,gdp\n'));
   });
 
-  it.skipIf(!hasSandbox)('can be read by the program but not changed or removed', async () => {
-    const sandbox = createSandbox({ maxTimeLimitSeconds: 20 });
-    const result = await sandbox.run({
-      language: 'python',
-      code: [
-        'print(open("data/gdp.csv").read().strip())',
-        'for attempt in (lambda: open("data/gdp.csv", "w"), lambda: __import__("os").remove("data/gdp.csv")):',
-        '    try:',
-        '        attempt()',
-        '        print("changed")',
-        '    except OSError as e:',
-        '        print("refused", e.errno)',
-      ].join('\n'),
-      dataFiles: { 'gdp.csv': Buffer.from('year,gdp\n2020,1.5\n') },
-      timeLimitSeconds: 20,
-    });
-    expect(result.kind, result.output).toBe('ok');
-    const lines = result.output.trim().split('\n');
-    expect(lines.slice(0, 2)).toEqual(['year,gdp', '2020,1.5']);
-    expect(lines.slice(2)).toHaveLength(2);
-    for (const line of lines.slice(2)) expect(line).toMatch(/^refused \d+$/);
-  });
+  it.skipIf(!hasSandbox)(
+    `can be read by the program but not changed or removed${sandboxSkipReason}`,
+    async () => {
+      const sandbox = createSandbox({ maxTimeLimitSeconds: 20 });
+      const result = await sandbox.run({
+        language: 'python',
+        code: [
+          'print(open("data/gdp.csv").read().strip())',
+          'for attempt in (lambda: open("data/gdp.csv", "w"), lambda: __import__("os").remove("data/gdp.csv")):',
+          '    try:',
+          '        attempt()',
+          '        print("changed")',
+          '    except OSError as e:',
+          '        print("refused", e.errno)',
+        ].join('\n'),
+        dataFiles: { 'gdp.csv': Buffer.from('year,gdp\n2020,1.5\n') },
+        timeLimitSeconds: 20,
+      });
+      expect(result.kind, result.output).toBe('ok');
+      const lines = result.output.trim().split('\n');
+      expect(lines.slice(0, 2)).toEqual(['year,gdp', '2020,1.5']);
+      expect(lines.slice(2)).toHaveLength(2);
+      for (const line of lines.slice(2)) expect(line).toMatch(/^refused \d+$/);
+    },
+  );
 
   it.skipIf(!existsSync('/usr/bin/python3'))(
-    'refuses a bad data file name and too many bytes before anything runs',
+    'refuses a bad data file name and too many bytes before anything runs' +
+      skipReason(existsSync('/usr/bin/python3') ? null : '/usr/bin/python3 is absent'),
     async () => {
       // /bin/true stands in for bwrap: the refusals come before any sandbox is built.
       const sandbox = createSandbox({ bwrapPath: '/bin/true' });

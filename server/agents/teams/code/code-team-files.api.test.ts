@@ -15,6 +15,7 @@ import { createTestApp, createUser, type TestApp } from '../../../../test/app';
 import { client } from '../../../../test/client';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
 import { sessionClient } from '../../../../test/teams/helpers';
+import { hasSandbox, sandboxSkipReason } from '../../../../test/requirements';
 
 /**
  * The Code team with a project's files, truthful signals and the researcher's own work in the
@@ -26,10 +27,7 @@ import { sessionClient } from '../../../../test/teams/helpers';
  * computed and leaves no invented reference in what the researcher reads.
  */
 
-const hasSandbox =
-  (existsSync('/usr/bin/bwrap') || existsSync('/usr/local/bin/bwrap')) &&
-  existsSync('/usr/bin/python3');
-const why = hasSandbox ? '' : ' (skipped: needs bubblewrap and /usr/bin/python3)';
+const why = sandboxSkipReason;
 
 const FABRICATED = 'Fabricated, A. (2031)';
 const FABRICATED_DOI = '10.9999/fabricated.2031';

@@ -7,6 +7,7 @@ import { ADMIN, createTestApp, createUser, login, type TestApp } from '../../../
 import { client } from '../../../../test/client';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test/llm-server';
 import { sessionClient } from '../../../../test/teams/helpers';
+import { hasSandbox, sandboxSkipReason } from '../../../../test/requirements';
 
 /**
  * The Code team through HTTP with the scripted model server: both workflow modes, a repair after
@@ -14,10 +15,7 @@ import { sessionClient } from '../../../../test/teams/helpers';
  * The code the model "writes" really runs in the sandbox.
  */
 
-const hasSandbox =
-  (existsSync('/usr/bin/bwrap') || existsSync('/usr/local/bin/bwrap')) &&
-  existsSync('/usr/bin/python3');
-const why = hasSandbox ? '' : ' (skipped: needs bubblewrap and /usr/bin/python3)';
+const why = sandboxSkipReason;
 
 let llm: ScriptedLlmServer;
 let t: TestApp;

@@ -16,6 +16,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../../test
 import { sessionClient, waitingAt } from '../../../../test/teams/helpers';
 import { modelStatus } from '../../../../test/teams/model-status';
 import { asProposal } from './prompts';
+import { skipReason } from '../../../../test/requirements';
 
 /**
  * What leaves the app reproduces the session: an RBC session whose calibration estimated
@@ -63,7 +64,11 @@ async function dynareGap(modFile: string, endogenous: number, run: ModelRun) {
 
 describe('Model team export', () => {
   it.skipIf(!runDynareTests)(
-    'writes the final values (estimated and set by the researcher) and Dynare reproduces the session to 1e-8',
+    'writes the final values (estimated and set by the researcher) and Dynare reproduces the session to 1e-8' +
+      skipReason(
+        runDynareTests ? null : 'Octave and Dynare are not installed',
+        'CI installs octave and dynare',
+      ),
     async () => {
       llm.reset();
       llm.scriptPhase('model', 'theory', {
