@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -20,7 +19,7 @@ import {
 } from '../../../../common/teams/data';
 import { DatasetPicker } from './DatasetPicker';
 import { isNumericType, useDatasetColumns, useFeatures } from './explorerApi';
-import { SavedNotice } from './SavedNotice';
+import { SaveAsDataset } from './SavedNotice';
 
 type Missing = (typeof MISSING_VALUE_METHODS)[number] | 'keep';
 type Frequency = (typeof FREQUENCY_TARGETS)[number] | 'keep';
@@ -248,27 +247,14 @@ export function FeatureEngineeringTab() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          size="small"
-          label="Name of the new dataset"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          sx={{ maxWidth: 480 }}
+        <SaveAsDataset
+          name={name}
+          onNameChange={setName}
+          label="Transform and save"
+          disabled={!datasetId || !name.trim() || nothing}
+          onSave={save}
+          mutation={features}
         />
-        <div>
-          <Button
-            variant="contained"
-            onClick={save}
-            disabled={!datasetId || !name.trim() || nothing || features.isPending}
-            startIcon={
-              features.isPending ? <CircularProgress size={16} color="inherit" /> : undefined
-            }
-          >
-            Transform and save
-          </Button>
-        </div>
-        {features.isError && <Alert severity="error">{features.error.message}</Alert>}
-        {features.data && <SavedNotice result={features.data} />}
       </Stack>
     </Paper>
   );

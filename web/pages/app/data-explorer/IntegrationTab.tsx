@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -17,7 +16,7 @@ import {
 } from '../../../../common/teams/data';
 import { DatasetPicker } from './DatasetPicker';
 import { useDatasetColumns, useIntegrate } from './explorerApi';
-import { SavedNotice } from './SavedNotice';
+import { SaveAsDataset } from './SavedNotice';
 
 const METHOD_HELP: Record<IntegrationMethod, string> = {
   join: 'Rows matched on the keys, with the columns of both datasets.',
@@ -144,34 +143,21 @@ export function IntegrationTab() {
             Add a key
           </Button>
         </div>
-        <TextField
-          size="small"
-          label="Name of the new dataset"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          sx={{ maxWidth: 480 }}
+        <SaveAsDataset
+          name={name}
+          onNameChange={setName}
+          label="Combine and save"
+          disabled={!ready}
+          onSave={() =>
+            integrate.mutate({
+              leftId,
+              rightId,
+              name: name.trim(),
+              spec: { method, keys, ...(method === 'join' ? { joinType } : {}) },
+            })
+          }
+          mutation={integrate}
         />
-        <div>
-          <Button
-            variant="contained"
-            disabled={!ready || integrate.isPending}
-            startIcon={
-              integrate.isPending ? <CircularProgress size={16} color="inherit" /> : undefined
-            }
-            onClick={() =>
-              integrate.mutate({
-                leftId,
-                rightId,
-                name: name.trim(),
-                spec: { method, keys, ...(method === 'join' ? { joinType } : {}) },
-              })
-            }
-          >
-            Combine and save
-          </Button>
-        </div>
-        {integrate.isError && <Alert severity="error">{integrate.error.message}</Alert>}
-        {integrate.data && <SavedNotice result={integrate.data} />}
       </Stack>
     </Paper>
   );

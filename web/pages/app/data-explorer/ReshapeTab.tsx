@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -12,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { columnYear, type ReshapeDirection, type ReshapeSpec } from '../../../../common/teams/data';
 import { DatasetPicker } from './DatasetPicker';
 import { useDatasetColumns, useReshape } from './explorerApi';
-import { SavedNotice } from './SavedNotice';
+import { SaveAsDataset } from './SavedNotice';
 
 const DIRECTIONS: Record<ReshapeDirection, { label: string; help: string }> = {
   wide_to_long: {
@@ -240,27 +238,14 @@ export function ReshapeTab() {
             sx={{ maxWidth: 360 }}
           />
         )}
-        <TextField
-          size="small"
-          label="Name of the new dataset"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          sx={{ maxWidth: 480 }}
+        <SaveAsDataset
+          name={name}
+          onNameChange={setName}
+          label="Reshape and save"
+          disabled={!ready}
+          onSave={() => reshape.mutate({ id: datasetId, request: { name: name.trim(), spec } })}
+          mutation={reshape}
         />
-        <div>
-          <Button
-            variant="contained"
-            disabled={!ready || reshape.isPending}
-            startIcon={
-              reshape.isPending ? <CircularProgress size={16} color="inherit" /> : undefined
-            }
-            onClick={() => reshape.mutate({ id: datasetId, request: { name: name.trim(), spec } })}
-          >
-            Reshape and save
-          </Button>
-        </div>
-        {reshape.isError && <Alert severity="error">{reshape.error.message}</Alert>}
-        {reshape.data && <SavedNotice result={reshape.data} />}
       </Stack>
     </Paper>
   );

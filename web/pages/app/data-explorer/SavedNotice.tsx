@@ -1,4 +1,7 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Dataset } from '../../../../common/datasets';
 
@@ -17,5 +20,55 @@ export function SavedNotice({ result }: { result: { dataset: Dataset; notes: str
         </Typography>
       ))}
     </Alert>
+  );
+}
+
+type SavedResult = { dataset: Dataset; notes: string[] };
+
+/**
+ * The end of every Explorer transformation form (clean, combine, engineer, reshape): the new
+ * dataset's name, the button that runs and saves it (with a spinner while it runs), then the
+ * server's refusal or what was saved.
+ */
+export function SaveAsDataset({
+  name,
+  onNameChange,
+  label,
+  disabled,
+  onSave,
+  mutation,
+}: {
+  name: string;
+  onNameChange: (name: string) => void;
+  /** The button's text, e.g. "Reshape and save". */
+  label: string;
+  disabled: boolean;
+  onSave: () => void;
+  mutation: { isPending: boolean; error: Error | null; data: SavedResult | undefined };
+}) {
+  return (
+    <>
+      <TextField
+        size="small"
+        label="Name of the new dataset"
+        value={name}
+        onChange={(e) => onNameChange(e.target.value)}
+        sx={{ maxWidth: 480 }}
+      />
+      <div>
+        <Button
+          variant="contained"
+          disabled={disabled || mutation.isPending}
+          startIcon={
+            mutation.isPending ? <CircularProgress size={16} color="inherit" /> : undefined
+          }
+          onClick={onSave}
+        >
+          {label}
+        </Button>
+      </div>
+      {mutation.error && <Alert severity="error">{mutation.error.message}</Alert>}
+      {mutation.data && <SavedNotice result={mutation.data} />}
+    </>
   );
 }
