@@ -12,7 +12,7 @@ import { createPostgresDatabase } from '../../test/db';
 import { openPglite, type DatabaseHandle } from '../db/connect';
 import { emailOutbox, refreshTokens, users } from '../db/schema';
 import { verifyPassword } from '../modules/auth/passwords';
-import { ACCESS_REVOKED_CHANNEL } from '../agents/runtime/ws';
+import { ACCESS_REVOKED_CHANNEL } from '../platform/active-users';
 import { createPostgresEventBus } from '../platform/events';
 
 const silentLog = pino({ level: 'silent' }) as FastifyBaseLogger;

@@ -3,12 +3,12 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { emailSchema, passwordSchema } from '../../common/auth';
 import { ConfigError, loadConfig } from '../config';
-import { announceAccessRevoked } from '../agents/runtime/ws';
 import { DataDirInUseError, openDatabase, type DatabaseHandle } from '../db/connect';
 import { passwordChangedMail, replacePassword } from '../modules/auth/service';
 import { createAuthStore } from '../modules/auth/store';
 import { ensureAdmin } from '../modules/users/bootstrap-admin';
 import { protectDataDir } from '../platform/data-dir';
+import { ACCESS_REVOKED_CHANNEL } from '../platform/active-users';
 import { createPostgresEventBus } from '../platform/events';
 import { createMailer, type Mailer } from '../platform/mailer';
 
@@ -123,7 +123,7 @@ async function announceToRunningServers(database: DatabaseHandle, userId: string
   try {
     const bus = await createPostgresEventBus(database.url, database.pool, log);
     try {
-      await announceAccessRevoked(bus, undefined, userId);
+      await bus.publish(ACCESS_REVOKED_CHANNEL, { userId });
     } finally {
       await bus.close();
     }

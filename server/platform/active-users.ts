@@ -20,6 +20,12 @@ import { loadActiveUser, type ActiveUser, type ActiveUserCache } from './access'
  */
 export type { ActiveUserCache };
 
+/**
+ * The bus channel on which a change of a user's access (sign-out, password, suspension, role) is
+ * announced to every process: the user cache here, the socket hub, the command line's reset.
+ */
+export const ACCESS_REVOKED_CHANNEL = 'user_access_revoked';
+
 /** Longest an entry lives without any message. */
 export const ACTIVE_USER_TTL_MS = 5000;
 /** More users than this in one process: the cache starts over (bounded memory). */

@@ -21,6 +21,7 @@ import { createSessionPresence } from '../../platform/presence';
 import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 import { hydrateUpdate } from './session-events';
 import type { SessionActor, SessionService } from './service';
+import { ACCESS_REVOKED_CHANNEL } from '../../platform/active-users';
 
 /** Largest message a client may send (bytes). */
 const MAX_CLIENT_MESSAGE = 16 * 1024;
@@ -54,7 +55,7 @@ export const WS_ACCESS_ENDED = {
  * role changed), and every process's hub checks that user's sockets. The message only names the
  * user; the hub reads the user's row itself, so a stray message can close nothing that is valid.
  */
-export const ACCESS_REVOKED_CHANNEL = 'user_access_revoked';
+export { ACCESS_REVOKED_CHANNEL };
 const accessRevokedMessageSchema = z.object({ userId: z.string().min(1).max(100) });
 
 /**
