@@ -106,6 +106,9 @@ async function createAndStart(steps: unknown[]): Promise<Workflow> {
 /** Answers both checkpoints of a test-team session. */
 async function approveBoth(sessionId: string): Promise<void> {
   const c = sessionClient(current.app, owner.accessToken);
+  // The workflow names a step's session when it claims the step, just before the session is
+  // started under that id: until then the session answers 404.
+  await expect.poll(async () => (await c.get(sessionId)).statusCode, { timeout: 10_000 }).toBe(200);
   for (const checkpoint of [1, 2]) {
     await c.waitFor(sessionId, waitingAt(checkpoint), 30_000);
     expect((await c.feedback(sessionId, 'Approved')).statusCode).toBe(200);
