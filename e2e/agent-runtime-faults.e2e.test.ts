@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowReplySchema, type Workflow } from '../common/workflows';
 import type {
   AgentSession,
   LogEntry,
@@ -13,6 +14,12 @@ import type {
 } from '../common/agents';
 import { TEST_TEAM_ID } from '../common/agents';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../test/llm-server';
+import {
+  privatePostgresMissing,
+  startPrivatePostgres,
+  type PrivatePostgres,
+} from '../test/private-postgres';
+import { skipReason } from '../test/requirements';
 import { connectWs, type TestSocket } from '../test/teams/ws-client';
 import { httpSessions, spawnRuntimeProcess, type RuntimeProcess } from '../test/teams/processes';
 import { freePort } from './harness';
@@ -32,9 +39,18 @@ import { E2E_ADMIN, signInAsAdmin } from './support';
  *     again and the session completes.
  * (c) A web process holding a socket stops: the client reconnects to the other web process and,
  *     reading the log from its cursor (`after`), misses no line.
+ * (d) PostgreSQL itself is stopped and started again while a session and a workflow run: the
+ *     processes stay up (ready says 503 while it is down), reconnect, and both finish.
+ *
+ * The processes use a PostgreSQL server of this file's own (test/private-postgres.ts), so that
+ * (d) can restart it without disturbing the other test files on the shared server; where the
+ * server's programs are absent, (a)-(c) run on TEST_DATABASE_URL and (d) skips, saying why.
  */
 
-const baseDbUrl = process.env.TEST_DATABASE_URL;
+/** A server of our own (when PostgreSQL's programs are here), else the shared one. */
+const ownServer = privatePostgresMissing === null;
+let pgServer: PrivatePostgres | undefined;
+let baseDbUrl = process.env.TEST_DATABASE_URL;
 const dbName = `ea_faults_${crypto.randomBytes(5).toString('hex')}`;
 let dataDir: string | undefined;
 const procs: RuntimeProcess[] = [];
@@ -212,12 +228,16 @@ async function approveToCompletion(baseUrl: string, id: string): Promise<AgentSe
 // Skipped only where there is no PostgreSQL (TEST_DATABASE_URL, or a local server: see
 // test/local-postgres.ts): several processes need a shared PostgreSQL. .ci/run always sets
 // TEST_DATABASE_URL, so CI runs this suite.
-describe.skipIf(!baseDbUrl)(
-  'several processes under faults on PostgreSQL (needs TEST_DATABASE_URL)',
+describe.skipIf(!ownServer && !baseDbUrl)(
+  "several processes under faults on PostgreSQL (needs PostgreSQL's programs or TEST_DATABASE_URL)",
   () => {
     let workers: RuntimeProcess[] = [];
 
     beforeAll(async () => {
+      if (ownServer) {
+        pgServer = await startPrivatePostgres(await freePort());
+        baseDbUrl = pgServer.url;
+      }
       const admin = new pg.Client({ connectionString: baseDbUrl });
       await admin.connect();
       await admin.query(`create database ${dbName}`);
@@ -255,7 +275,8 @@ describe.skipIf(!baseDbUrl)(
       await Promise.all(sockets.map((s) => s.close()));
       await Promise.all(procs.map((p) => p.stop()));
       await llm?.close();
-      if (baseDbUrl) {
+      if (pgServer) await pgServer.destroy();
+      else if (baseDbUrl) {
         const admin = new pg.Client({ connectionString: baseDbUrl });
         await admin.connect();
         await admin.query(`drop database if exists ${dbName} with (force)`);
@@ -429,6 +450,129 @@ describe.skipIf(!baseDbUrl)(
       },
       TEST_MS,
     );
+
+    it.skipIf(!ownServer)(
+      `(d) PostgreSQL restarted mid-run: the processes reconnect, a session and a workflow finish${skipReason(privatePostgresMissing, 'CI installs postgresql')}`,
+      async () => {
+        const topic = `pg restart ${crypto.randomBytes(3).toString('hex')}`;
+        // (c) stopped web A: a new one takes its place.
+        if (webA.proc.child.exitCode !== null || webA.proc.child.signalCode !== null) {
+          webA = await startWeb();
+        }
+        const api = httpSessions(webA.url, token);
+        const id = await api.start(topic, configuration);
+        const socket = await subscribed(webB.url, id);
+        // A workflow of two steps, its first step running through the restart too.
+        const workflow = await startWorkflow(webA.url, [
+          { team: TEST_TEAM_ID, config: { input: { topic: `${topic} step 1` } } },
+          { team: TEST_TEAM_ID, config: { input: { topic: `${topic} step 2` } } },
+        ]);
+        const firstStep = await until(
+          async () => (await readWorkflow(webA.url, workflow.id)).steps[0]!.sessionId,
+          "the workflow's first session",
+        );
+        await approveFirst(api, id);
+
+        // The analyse phase waits for the model: PostgreSQL stops, stays down a while, restarts.
+        await until(() => modelCalls('analyse', topic).length === 1, 'the analyse model call');
+        await pgServer!.stop();
+        for (const web of [webA, webB]) {
+          // Alive, not ready: a load balancer takes it out of rotation, no supervisor restarts it.
+          expect((await fetch(`${web.url}/api/health`)).status).toBe(200);
+          expect((await fetch(`${web.url}/api/ready`)).status).toBe(503);
+        }
+        // The fault's length, not a wait for something: long enough for every pool and the
+        // queue to try and fail.
+        await new Promise((r) => setTimeout(r, 3000));
+        await pgServer!.start();
+
+        const done = await approveToCompletion(webA.url, id);
+        expect(done.status, done.error ?? '').toBe('completed');
+        for (const p of [webA.proc, webB.proc, ...workers]) {
+          expect(p.child.exitCode, p.output()).toBeNull();
+        }
+        for (const web of [webA, webB]) {
+          await until(async () => (await fetch(`${web.url}/api/ready`)).status === 200, 'ready');
+        }
+        await until(async () => {
+          const rows = await query<{ n: string }>(
+            `select count(*) as n from pg_stat_activity
+            where datname = $1 and application_name = 'econagents-events'`,
+            [dbName],
+          );
+          return Number(rows[0]?.n) === 4;
+        }, 'four event bus listeners');
+        await socket.waitFor(
+          (m) => isUpdate(m) && m.sessionId === id && m.updateType === 'process_completed',
+          WAIT_MS,
+        );
+        // The analyse phase's result could not be written while the server was down: that phase
+        // ran again once it was back (at least once, as after a killed worker), never two runs at
+        // the same time; the phases after it ran once. Every phase completed once, no log gap.
+        const analyse = modelCalls('analyse', topic);
+        expect(analyse.length).toBeGreaterThanOrEqual(1);
+        expect(analyse.length).toBeLessThanOrEqual(2);
+        if (analyse.length === 2) {
+          expect(analyse[0]!.endedAt!).toBeLessThanOrEqual(analyse[1]!.startedAt);
+        }
+        expect(modelCalls('draft', topic).map((r) => r.outcome)).toEqual([200]);
+        const entries = await allLogs(webA.url, id);
+        expectContiguous(entries.map((e) => e.seq));
+        const lines = entries.map((e) => e.message);
+        expect(count(lines, 'Starting phase 2/4')).toBe(analyse.length);
+        for (const n of [1, 3, 4]) expect(count(lines, `Starting phase ${n}/4`)).toBe(1);
+        for (const n of [1, 2, 3, 4]) expect(count(lines, `Completed phase ${n}/4`)).toBe(1);
+        expect(done.results.map((r) => r.key)).toEqual(['collect', 'analyse', 'draft', 'finish']);
+
+        // The workflow goes on: its first session finishes, the second step starts and finishes.
+        expect((await approveToCompletion(webA.url, firstStep)).status).toBe('completed');
+        const secondStep = await until(
+          async () => (await readWorkflow(webA.url, workflow.id)).steps[1]!.sessionId,
+          "the workflow's second session",
+        );
+        expect((await approveToCompletion(webB.url, secondStep)).status).toBe('completed');
+        const finished = await until(async () => {
+          const w = await readWorkflow(webB.url, workflow.id);
+          return w.status === 'completed' ? w : undefined;
+        }, 'the workflow to complete');
+        expect(finished.steps.map((s) => s.status)).toEqual(['completed', 'completed']);
+      },
+      TEST_MS,
+    );
+
+    /** Creates a project and a workflow in it, and starts the workflow. */
+    async function startWorkflow(baseUrl: string, steps: unknown[]): Promise<Workflow> {
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const project = await fetch(`${baseUrl}/api/projects`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Through a restart', researchArea: 'Macroeconomics' }),
+      });
+      expect(project.status).toBe(201);
+      const projectId = ((await project.json()) as { data: { project: { id: string } } }).data
+        .project.id;
+      const created = await fetch(`${baseUrl}/api/workflows`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ projectId, name: 'Restart', steps }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const { workflow } = workflowReplySchema.parse(await created.json());
+      const started = await fetch(`${baseUrl}/api/workflows/${workflow.id}/start`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(started.status, await started.clone().text()).toBe(200);
+      return workflow;
+    }
+
+    async function readWorkflow(baseUrl: string, id: string): Promise<Workflow> {
+      const res = await fetch(`${baseUrl}/api/workflows/${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      return workflowReplySchema.parse(await res.json()).workflow;
+    }
 
     /** Waits for checkpoint 1 and approves it (the analyse phase then asks the model). */
     async function approveFirst(api: ReturnType<typeof httpSessions>, id: string) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dynareMissingReason } from '../server/engines/models/dynare-runner';
 import { detectRuntime, RUNTIMES } from '../server/engines/sandbox';
+import { privatePostgresMissing } from './private-postgres';
 
 /**
  * Some suites skip where a Debian package or PostgreSQL is missing (the sandbox's runtimes, the
@@ -23,6 +24,8 @@ function missingPackages(): string[] {
   if (!process.env.TEST_DATABASE_URL) {
     missing.push('TEST_DATABASE_URL (the PostgreSQL runs of the API, CLI and scale-out tests)');
   }
+  if (privatePostgresMissing)
+    missing.push(`${privatePostgresMissing} (the PostgreSQL restart test)`);
   const dynare = dynareMissingReason();
   if (dynare) missing.push(dynare);
   return missing;
