@@ -54,21 +54,22 @@ if (!entryKey) throw new Error('no entry chunk in the manifest');
 
 /** The lazy layout chunks a route renders, outermost first, then its page. */
 const PUBLIC = ['layouts/PublicLayout.tsx'];
-const PUBLIC_WITH_API = [...PUBLIC, 'api/ServerStateOutlet.tsx'];
-// The signed-in areas' routes (web/appRoutes.tsx) are one lazy chunk below ServerStateOutlet.
-const APP = ['api/ServerStateOutlet.tsx', 'appRoutes.tsx', 'layouts/AppShell.tsx'];
+const PUBLIC_THEMED = [...PUBLIC, 'layouts/ThemedOutlet.tsx'];
+// The signed-in areas' routes (web/appRoutes.tsx) are one lazy chunk below ThemedOutlet (the MUI
+// theme and server state).
+const APP = ['layouts/ThemedOutlet.tsx', 'appRoutes.tsx', 'layouts/AppShell.tsx'];
 const ADMIN = [
-  'api/ServerStateOutlet.tsx',
+  'layouts/ThemedOutlet.tsx',
   'appRoutes.tsx',
   'layouts/AdminGuard.tsx',
   'layouts/AppShell.tsx',
 ];
 const ROUTES: Array<[route: string, layouts: string[], page: string]> = [
   ['/', PUBLIC, 'pages/public/LandingPage.tsx'],
-  ['/login', PUBLIC_WITH_API, 'pages/public/LoginPage.tsx'],
-  ['/register', PUBLIC_WITH_API, 'pages/public/RegisterPage.tsx'],
-  ['/join-team', PUBLIC_WITH_API, 'pages/public/JoinTeamPage.tsx'],
-  ['/demo', PUBLIC_WITH_API, 'pages/public/DemoPage.tsx'],
+  ['/login', PUBLIC_THEMED, 'pages/public/LoginPage.tsx'],
+  ['/register', PUBLIC_THEMED, 'pages/public/RegisterPage.tsx'],
+  ['/join-team', PUBLIC_THEMED, 'pages/public/JoinTeamPage.tsx'],
+  ['/demo', PUBLIC_THEMED, 'pages/public/DemoPage.tsx'],
   ['/app', APP, 'pages/app/OverviewPage.tsx'],
   ['/app/project-manager', APP, 'pages/app/ProjectManagerPage.tsx'],
   ['/app/projects/:id', APP, 'pages/app/ProjectPage.tsx'],

@@ -14,7 +14,7 @@ type Page = LazyExoticComponent<ComponentType>;
 const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
 
 const PublicLayout = page(() => import('./layouts/PublicLayout'));
-const ServerStateOutlet = page(() => import('./api/ServerStateOutlet'));
+const ThemedOutlet = page(() => import('./layouts/ThemedOutlet'));
 const LandingPage = page(() => import('./pages/public/LandingPage'));
 const LoginPage = page(() => import('./pages/public/LoginPage'));
 const RegisterPage = page(() => import('./pages/public/RegisterPage'));
@@ -37,10 +37,11 @@ export const routes: RouteObject[] = [
       {
         element: <PublicLayout />,
         children: [
-          // The landing page reads nothing from the API: it stays outside server state.
+          // The landing page reads nothing from the API and is built without MUI: it stays outside
+          // the MUI theme and server state.
           { index: true, element: <LandingPage /> },
           {
-            element: <ServerStateOutlet />,
+            element: <ThemedOutlet />,
             children: [
               { path: 'login', element: <LoginPage /> },
               { path: 'register', element: <RegisterPage /> },
@@ -51,7 +52,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        element: <ServerStateOutlet />,
+        element: <ThemedOutlet />,
         children: [
           { path: 'app/*', element: <AppArea /> },
           { path: 'admin/*', element: <AdminArea /> },

@@ -1,10 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { ThemeProvider, useColorScheme } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';
+import { MODE_STORAGE_KEY } from '../layouts/colorScheme';
 import { theme, ThemeModeContext, type ThemeMode, type ThemeModeValue } from '../theme';
-
-/** Where MUI keeps the chosen mode, so a reload keeps it before the server answers. */
-const MODE_STORAGE_KEY = 'econagents-theme-mode';
 
 /**
  * Applies the theme and exposes ThemeModeContext. The mode starts from this browser's last choice

@@ -1,36 +1,29 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
-import AppBar from '@mui/material/AppBar';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
-import MenuIcon from '@mui/icons-material/Menu';
 import { CONTACT_EMAIL } from '../../common/constants';
 import { useHasSession } from '../api/session';
 import { useVersion, versionLabel } from '../api/version';
 import { FullPageSpinner } from './FullPageSpinner';
 import { BrandMark } from './BrandMark';
-
-const PublicSiteMenu = lazy(() => import('./PublicSiteMenu'));
+import { Glyph } from './glyphs';
+import { PublicSiteMenu } from './PublicSiteMenu';
+import './public.css';
 
 const PUBLIC_LINKS = [
   { label: 'Join the Team', to: '/join-team' },
   { label: 'Request a Demo', to: '/demo' },
 ];
 
-/** The frame of the public pages: top bar with the main links, the page, and a footer. */
+/**
+ * The frame of the public pages: top bar with the main links, the page, and a footer. Plain
+ * elements styled over the theme's CSS variables (public.css): the landing route, which renders
+ * only this frame and its page, loads no MUI or emotion code (issue 26: its JavaScript budget).
+ */
 export default function PublicLayout() {
   const signedIn = useHasSession();
   const version = useVersion();
   const { pathname } = useLocation();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
-  // Mounted from the first tap on, so the menu keeps its closing transition afterwards.
-  const [menuWanted, setMenuWanted] = useState(false);
   const accountLinks = signedIn
     ? [{ label: 'Open the App', to: '/app', primary: true }]
     : [
@@ -39,118 +32,87 @@ export default function PublicLayout() {
       ];
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <AppBar
-        position="sticky"
-        color="inherit"
-        elevation={0}
-        sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
-      >
-        <Container maxWidth="lg">
-          <Toolbar disableGutters sx={{ gap: 1 }}>
+    <div className="ea-frame">
+      <header className="ea-appbar">
+        <div className="ea-container ea-container--lg">
+          <div className="ea-toolbar">
             <BrandMark to="/" />
-            <Box sx={{ flex: 1 }} />
-            <Box
-              component="nav"
-              aria-label="Site"
-              sx={{ display: { xs: 'none', sm: 'flex' }, gap: 1, alignItems: 'center' }}
-            >
+            <div className="ea-spacer" />
+            <nav aria-label="Site" className="ea-site-nav">
               {PUBLIC_LINKS.map((l) => (
-                <Button
+                <RouterLink
                   key={l.to}
-                  component={RouterLink}
                   to={l.to}
-                  color="inherit"
+                  className="ea-btn ea-btn--inherit"
                   aria-current={pathname === l.to ? 'page' : undefined}
                 >
                   {l.label}
-                </Button>
+                </RouterLink>
               ))}
               {accountLinks.map((l) => (
-                <Button
+                <RouterLink
                   key={l.to}
-                  component={RouterLink}
                   to={l.to}
-                  variant={l.primary ? 'contained' : 'outlined'}
+                  className={`ea-btn ${l.primary ? 'ea-btn--contained' : 'ea-btn--outlined'}`}
                   aria-current={pathname === l.to ? 'page' : undefined}
                 >
                   {l.label}
-                </Button>
+                </RouterLink>
               ))}
-            </Box>
-            <IconButton
-              sx={{ display: { sm: 'none' } }}
+            </nav>
+            <button
+              type="button"
+              className="ea-icon-btn ea-menu-button"
               aria-label="Open site menu"
               aria-haspopup="menu"
               aria-controls={menuAnchor ? 'public-menu' : undefined}
               aria-expanded={Boolean(menuAnchor)}
-              onClick={(e) => {
-                setMenuWanted(true);
-                setMenuAnchor(e.currentTarget);
-              }}
+              onClick={(e) => setMenuAnchor(e.currentTarget)}
             >
-              <MenuIcon />
-            </IconButton>
-            {menuWanted && (
-              <Suspense fallback={null}>
-                <PublicSiteMenu
-                  anchorEl={menuAnchor}
-                  links={[...PUBLIC_LINKS, ...accountLinks]}
-                  onClose={() => setMenuAnchor(null)}
-                />
-              </Suspense>
-            )}
-          </Toolbar>
-        </Container>
-      </AppBar>
+              <Glyph name="Menu" />
+            </button>
+            <PublicSiteMenu
+              id="public-menu"
+              anchorEl={menuAnchor}
+              links={[...PUBLIC_LINKS, ...accountLinks]}
+              onClose={() => setMenuAnchor(null)}
+            />
+          </div>
+        </div>
+      </header>
 
-      <Box component="main" id="main-content" sx={{ flex: 1 }}>
+      <main id="main-content" className="ea-main">
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>
-      </Box>
+      </main>
 
-      <Box
-        component="footer"
-        sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
-      >
-        <Container maxWidth="lg" sx={{ py: 4 }}>
-          <Stack
-            direction={{ xs: 'column', md: 'row' }}
-            spacing={2}
-            sx={{ justifyContent: 'space-between', alignItems: { md: 'center' } }}
-          >
-            <Box>
-              <Typography variant="subtitle2">EconAgents</Typography>
-              <Typography variant="body2" color="text.secondary">
-                An open, non-profit platform for economic research with teams of AI agents.
-              </Typography>
-            </Box>
-            <Box
-              component="nav"
-              aria-label="Footer"
-              sx={{ display: 'flex', flexWrap: 'wrap', gap: 3 }}
-            >
-              <Link component={RouterLink} to="/join-team" color="inherit">
-                Join the Team
-              </Link>
-              <Link component={RouterLink} to="/demo" color="inherit">
-                Request a Demo
-              </Link>
-              <Link href={`mailto:${CONTACT_EMAIL}`} color="inherit">
-                Contact
-              </Link>
-              {/* Served by the server, not a client route: a plain link. */}
-              <Link href="/docs/api" color="inherit">
-                API reference
-              </Link>
-            </Box>
-            <Typography variant="caption" color="text.secondary">
-              {versionLabel(version)}
-            </Typography>
-          </Stack>
-        </Container>
-      </Box>
-    </Box>
+      <footer className="ea-footer">
+        <div className="ea-container ea-container--lg ea-footer-row">
+          <div>
+            <h6 className="ea-t ea-t-subtitle2">EconAgents</h6>
+            <p className="ea-t ea-t-body2">
+              An open, non-profit platform for economic research with teams of AI agents.
+            </p>
+          </div>
+          <nav aria-label="Footer" className="ea-footer-links">
+            <RouterLink to="/join-team" className="ea-link">
+              Join the Team
+            </RouterLink>
+            <RouterLink to="/demo" className="ea-link">
+              Request a Demo
+            </RouterLink>
+            <a href={`mailto:${CONTACT_EMAIL}`} className="ea-link">
+              Contact
+            </a>
+            {/* Served by the server, not a client route: a plain link. */}
+            <a href="/docs/api" className="ea-link">
+              API reference
+            </a>
+          </nav>
+          <span className="ea-t ea-t-caption">{versionLabel(version)}</span>
+        </div>
+      </footer>
+    </div>
   );
 }

@@ -1,7 +1,4 @@
 import { useEffect, useState } from 'react';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { PublicFigures } from '../../../common/public-figures';
 
 /** One figure of the hero: a count and its label, singular or plural by the count. */
@@ -63,39 +60,18 @@ export function LandingFigures() {
   const counts = useLandingFigures();
   const figures = counts ? figuresOf(counts) : [];
   if (figures.length === 0) return null;
+  // Styled by landing.css (imported by the page), like the rest of the landing page.
   return (
-    <Stack spacing={1} sx={{ alignItems: { md: 'flex-end' } }}>
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ width: '100%', justifyContent: { md: 'flex-end' } }}
-        data-testid="landing-figures"
-      >
+    <div className="ea-figures">
+      <div className="ea-figures-row" data-testid="landing-figures">
         {figures.map((f) => (
-          <Paper
-            key={f.label}
-            elevation={0}
-            sx={{
-              flex: { xs: 1, md: '0 0 200px' },
-              p: 3,
-              textAlign: 'center',
-              bgcolor: 'rgba(255,255,255,0.12)',
-              color: '#fff',
-              border: '1px solid rgba(255,255,255,0.25)',
-            }}
-          >
-            <Typography component="p" sx={{ fontSize: { xs: 36, md: 44 }, fontWeight: 800 }}>
-              {f.value}
-            </Typography>
-            <Typography component="p" sx={{ opacity: 0.9 }}>
-              {f.label}
-            </Typography>
-          </Paper>
+          <div key={f.label} className="ea-figure">
+            <p className="ea-figure-value">{f.value}</p>
+            <p className="ea-figure-label">{f.label}</p>
+          </div>
         ))}
-      </Stack>
-      <Typography variant="body2" sx={{ opacity: 0.85 }}>
-        Counted on this server
-      </Typography>
-    </Stack>
+      </div>
+      <p className="ea-t ea-t-body2 ea-figures-note">Counted on this server</p>
+    </div>
   );
 }

@@ -1,45 +1,28 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Container from '@mui/material/Container';
-import Grid from '@mui/material/Grid';
-import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import type SvgIcon from '@mui/material/SvgIcon';
-import LightbulbOutlined from '@mui/icons-material/LightbulbOutlined';
-import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
-import StorageOutlined from '@mui/icons-material/StorageOutlined';
-import FunctionsOutlined from '@mui/icons-material/FunctionsOutlined';
-import CodeOutlined from '@mui/icons-material/CodeOutlined';
-import SupervisorAccountOutlined from '@mui/icons-material/SupervisorAccountOutlined';
-import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
-import ReplayOutlined from '@mui/icons-material/ReplayOutlined';
-import FormatQuote from '@mui/icons-material/FormatQuote';
-import PauseRounded from '@mui/icons-material/PauseRounded';
-import PlayArrowRounded from '@mui/icons-material/PlayArrowRounded';
 import { TESTIMONIAL_ROTATION_MS } from '../../../common/constants';
+import { Glyph, type GlyphName } from '../../layouts/glyphs';
 import { FEATURES, PARTNERS, TESTIMONIALS } from './landingContent';
 import { LandingFigures } from './LandingFigures';
 import { useRotation } from './useRotation';
+import './landing.css';
 
-/** The light scheme's primary colours, used where white text sits on a brand background. */
-const BRAND = { navy: '#0b1f44', blue: '#1a3a6b', teal: '#004c40' } as const;
-const ON_WHITE_BUTTON = { bgcolor: '#fff', color: BRAND.navy, '&:hover': { bgcolor: '#e8eefb' } };
+/*
+ * Built from plain elements over the theme's CSS variables (landing.css, web/theme.css) rather than
+ * MUI components: the landing route's JavaScript budget (issue 26) leaves no room for MUI's theme
+ * runtime and emotion. It draws what the MUI version drew; the classes say which component each
+ * element stands for.
+ */
 
-const FEATURE_ICONS: Record<(typeof FEATURES)[number]['id'], typeof SvgIcon> = {
-  ideation: LightbulbOutlined,
-  literature: MenuBookOutlined,
-  data: StorageOutlined,
-  modeling: FunctionsOutlined,
-  code: CodeOutlined,
-  human: SupervisorAccountOutlined,
-  workflow: AccountTreeOutlined,
-  reproducibility: ReplayOutlined,
+const FEATURE_ICONS: Record<(typeof FEATURES)[number]['id'], GlyphName> = {
+  ideation: 'LightbulbOutlined',
+  literature: 'MenuBookOutlined',
+  data: 'StorageOutlined',
+  modeling: 'FunctionsOutlined',
+  code: 'CodeOutlined',
+  human: 'SupervisorAccountOutlined',
+  workflow: 'AccountTreeOutlined',
+  reproducibility: 'ReplayOutlined',
 };
 
 /** The public landing page. */
@@ -60,128 +43,77 @@ export default function LandingPage() {
 
 function Hero() {
   return (
-    <Box
-      component="section"
-      aria-labelledby="hero-title"
-      sx={{
-        py: { xs: 6, md: 10 },
-        // Fixed deep colours in both schemes: the hero's white text needs a dark background.
-        background: `linear-gradient(160deg, ${BRAND.navy} 0%, ${BRAND.blue} 55%, ${BRAND.teal} 130%)`,
-        color: '#fff',
-      }}
-    >
-      <Container maxWidth="lg">
-        <Grid container spacing={4} sx={{ alignItems: 'center' }}>
-          <Grid size={{ xs: 12, md: 7 }}>
-            <Typography
-              variant="overline"
-              sx={{ letterSpacing: '0.12em', opacity: 0.9, fontWeight: 600 }}
-            >
-              Open · Non-profit · Academic
-            </Typography>
-            <Typography
-              id="hero-title"
-              variant="h2"
-              component="h1"
-              sx={{ fontSize: { xs: '2.1rem', sm: '2.8rem', md: '3.4rem' }, mt: 1 }}
-            >
+    <section aria-labelledby="hero-title" className="ea-hero ea-section">
+      <div className="ea-container ea-container--lg">
+        <div className="ea-hero-grid">
+          <div className="ea-hero-main">
+            <span className="ea-overline">Open · Non-profit · Academic</span>
+            <h1 id="hero-title" className="ea-hero-title">
               Economic research with a team of AI agents, and you in charge
-            </Typography>
-            <Typography variant="h6" component="p" sx={{ mt: 2, fontWeight: 400, opacity: 0.92 }}>
+            </h1>
+            <p className="ea-hero-lead">
               From the first idea to reproducible code: agent teams for ideation, literature, data,
               models and code that stop at every checkpoint for your judgement.
-            </Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 4 }}>
-              <Button
-                component={RouterLink}
+            </p>
+            <div className="ea-actions">
+              <RouterLink
                 to="/register"
-                variant="contained"
-                size="large"
-                sx={ON_WHITE_BUTTON}
+                className="ea-btn ea-btn--contained ea-btn--large ea-btn--on-brand"
               >
                 Get Started
-              </Button>
-              <Button
-                component={RouterLink}
+              </RouterLink>
+              <RouterLink
                 to="/demo"
-                variant="outlined"
-                size="large"
-                sx={{ color: '#fff', borderColor: 'rgba(255,255,255,0.7)' }}
+                className="ea-btn ea-btn--outlined ea-btn--large ea-btn--outlined-on-brand"
               >
                 Join the Waiting List
-              </Button>
-            </Stack>
-          </Grid>
-          <Grid size={{ xs: 12, md: 5 }}>
+              </RouterLink>
+            </div>
+          </div>
+          <div className="ea-hero-side">
             <LandingFigures />
-          </Grid>
-        </Grid>
-      </Container>
-    </Box>
+          </div>
+        </div>
+      </div>
+    </section>
   );
 }
 
 function SectionTitle({ id, title, subtitle }: { id: string; title: string; subtitle: string }) {
   return (
-    <Box sx={{ textAlign: 'center', mb: { xs: 4, md: 6 }, maxWidth: 720, mx: 'auto' }}>
-      <Typography id={id} variant="h4" component="h2">
+    <div className="ea-section-title">
+      <h2 id={id} className="ea-t ea-t-h4">
         {title}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {subtitle}
-      </Typography>
-    </Box>
+      </h2>
+      <p className="ea-t ea-t-body1">{subtitle}</p>
+    </div>
   );
 }
 
 function Features() {
   return (
-    <Container
-      component="section"
-      aria-labelledby="features-title"
-      maxWidth="lg"
-      sx={{ py: { xs: 6, md: 10 } }}
-    >
+    <section aria-labelledby="features-title" className="ea-container ea-container--lg ea-section">
       <SectionTitle
         id="features-title"
         title="Everything a research project needs"
         subtitle="Specialised agent teams cover each stage of an economics project, and you review every step."
       />
-      <Grid container spacing={3}>
-        {FEATURES.map((f) => {
-          const Icon = FEATURE_ICONS[f.id];
-          return (
-            <Grid key={f.id} size={{ xs: 12, sm: 6, md: 3 }}>
-              <Card sx={{ height: '100%' }}>
-                <CardContent>
-                  <Box
-                    aria-hidden
-                    sx={{
-                      width: 44,
-                      height: 44,
-                      borderRadius: 2,
-                      display: 'grid',
-                      placeItems: 'center',
-                      bgcolor: 'action.hover',
-                      color: 'primary.main',
-                      mb: 2,
-                    }}
-                  >
-                    <Icon />
-                  </Box>
-                  <Typography variant="h6" component="h3" gutterBottom>
-                    {f.title}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {f.text}
-                  </Typography>
-                </CardContent>
-              </Card>
-            </Grid>
-          );
-        })}
-      </Grid>
-    </Container>
+      <div className="ea-grid ea-grid--quarters">
+        {FEATURES.map((f) => (
+          <div key={f.id}>
+            <div className="ea-card">
+              <div className="ea-card-content">
+                <div aria-hidden className="ea-feature-icon">
+                  <Glyph name={FEATURE_ICONS[f.id]} />
+                </div>
+                <h3 className="ea-t ea-t-h6 ea-gutter-bottom">{f.title}</h3>
+                <p className="ea-t ea-t-body2">{f.text}</p>
+              </div>
+            </div>
+          </div>
+        ))}
+      </div>
+    </section>
   );
 }
 
@@ -190,175 +122,108 @@ function Testimonials() {
   const [index, setIndex] = useRotation(TESTIMONIALS.length, TESTIMONIAL_ROTATION_MS, paused);
   const current = TESTIMONIALS[index] ?? TESTIMONIALS[0];
   return (
-    <Box
-      component="section"
-      aria-labelledby="testimonials-title"
-      sx={{ py: { xs: 6, md: 10 }, bgcolor: 'action.hover' }}
-    >
-      <Container maxWidth="md">
+    <section aria-labelledby="testimonials-title" className="ea-testimonials ea-section">
+      <div className="ea-container ea-container--md">
         <SectionTitle
           id="testimonials-title"
           title="What the teams are built for"
           subtitle="Illustrative examples of research work, written by the EconAgents team: not quotes from named users."
         />
-        <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, position: 'relative' }}>
-          <FormatQuote aria-hidden sx={{ fontSize: 48, color: 'secondary.main', opacity: 0.5 }} />
-          <Box aria-live={paused ? 'polite' : 'off'} aria-atomic="true" data-testid="testimonial">
-            <Typography
-              component="blockquote"
-              sx={{
-                m: 0,
-                fontSize: { xs: '1.1rem', md: '1.35rem' },
-                lineHeight: 1.6,
-                minHeight: { md: 110 },
-              }}
-            >
-              {current.quote}
-            </Typography>
-            <Typography color="text.secondary" sx={{ mt: 2, fontWeight: 600 }}>
-              — {current.who}
-            </Typography>
-          </Box>
-          <Stack
-            direction="row"
-            spacing={1}
-            sx={{ mt: 3, alignItems: 'center', justifyContent: 'center' }}
-          >
+        <div className="ea-quote-card">
+          <Glyph name="FormatQuote" className="ea-quote-mark" />
+          <div aria-live={paused ? 'polite' : 'off'} aria-atomic="true" data-testid="testimonial">
+            <blockquote className="ea-quote">{current.quote}</blockquote>
+            <p className="ea-t ea-t-body1 ea-quote-who">— {current.who}</p>
+          </div>
+          <div className="ea-quote-controls">
             {TESTIMONIALS.map((t, i) => (
-              <IconButton
+              <button
                 key={t.who}
-                size="small"
+                type="button"
+                className="ea-icon-btn ea-icon-btn--small"
                 aria-label={`Show testimonial ${i + 1} of ${TESTIMONIALS.length}`}
                 aria-pressed={i === index}
                 onClick={() => setIndex(i)}
               >
-                <Box
-                  aria-hidden
-                  sx={{
-                    width: 10,
-                    height: 10,
-                    borderRadius: '50%',
-                    bgcolor: i === index ? 'primary.main' : 'text.disabled',
-                  }}
-                />
-              </IconButton>
+                <span aria-hidden className={i === index ? 'ea-dot ea-dot--on' : 'ea-dot'} />
+              </button>
             ))}
-            <IconButton
-              size="small"
+            <button
+              type="button"
+              className="ea-icon-btn ea-icon-btn--small"
               aria-label={paused ? 'Resume testimonials' : 'Pause testimonials'}
               onClick={() => setPaused((p) => !p)}
             >
-              {paused ? <PlayArrowRounded fontSize="small" /> : <PauseRounded fontSize="small" />}
-            </IconButton>
-          </Stack>
-        </Paper>
-      </Container>
-    </Box>
+              <Glyph
+                name={paused ? 'PlayArrowRounded' : 'PauseRounded'}
+                className="ea-icon--small"
+              />
+            </button>
+          </div>
+        </div>
+      </div>
+    </section>
   );
 }
 
 function CallToAction() {
   return (
-    <Container
-      component="section"
-      aria-labelledby="cta-title"
-      maxWidth="lg"
-      sx={{ py: { xs: 6, md: 10 } }}
-    >
-      <Paper
-        elevation={0}
-        sx={{
-          p: { xs: 4, md: 6 },
-          textAlign: 'center',
-          bgcolor: BRAND.blue,
-          color: '#fff',
-        }}
-      >
-        <Typography id="cta-title" variant="h4" component="h2">
+    <section aria-labelledby="cta-title" className="ea-container ea-container--lg ea-section">
+      <div className="ea-cta">
+        <h2 id="cta-title" className="ea-t ea-t-h4">
           Ready to start your next paper?
-        </Typography>
-        <Typography sx={{ mt: 1.5, opacity: 0.92, maxWidth: 640, mx: 'auto' }}>
+        </h2>
+        <p className="ea-t ea-t-body1">
           Create an account and an administrator will approve it, or join the waiting list and we
           will tell you when a place opens.
-        </Typography>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ mt: 4, justifyContent: 'center' }}
-        >
-          <Button
-            component={RouterLink}
+        </p>
+        <div className="ea-actions ea-actions--center">
+          <RouterLink
             to="/register"
-            variant="contained"
-            size="large"
-            sx={ON_WHITE_BUTTON}
+            className="ea-btn ea-btn--contained ea-btn--large ea-btn--on-brand"
           >
             Create an Account
-          </Button>
-          <Button
-            component={RouterLink}
+          </RouterLink>
+          <RouterLink
             to="/join-team"
-            variant="outlined"
-            size="large"
-            sx={{ color: 'inherit', borderColor: 'rgba(255,255,255,0.7)' }}
+            className="ea-btn ea-btn--outlined ea-btn--large ea-btn--outlined-on-brand"
           >
             Join the Team
-          </Button>
-        </Stack>
-      </Paper>
-    </Container>
+          </RouterLink>
+        </div>
+      </div>
+    </section>
   );
 }
 
 function Partners() {
   return (
-    <Container
-      component="section"
+    <section
       aria-labelledby="partners-title"
-      maxWidth="lg"
-      sx={{ pb: { xs: 6, md: 10 } }}
+      className="ea-container ea-container--lg ea-section ea-section--bottom"
     >
       <SectionTitle
         id="partners-title"
         title="Partners"
         subtitle="EconAgents is built with academic and civic partners."
       />
-      <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
+      <div className="ea-grid ea-grid--center">
         {PARTNERS.map((p) => (
-          <Grid key={p.name} size={{ xs: 12, sm: 6, md: 5 }}>
-            <Card sx={{ height: '100%' }}>
-              <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-                <Box
-                  aria-hidden
-                  sx={{
-                    flex: '0 0 56px',
-                    height: 56,
-                    borderRadius: 2,
-                    display: 'grid',
-                    placeItems: 'center',
-                    border: 2,
-                    borderColor: 'primary.main',
-                    color: 'primary.main',
-                    fontWeight: 800,
-                    fontSize: 20,
-                    fontFamily: 'Georgia, "Times New Roman", serif',
-                  }}
-                >
+          <div key={p.name}>
+            <div className="ea-card">
+              <div className="ea-card-content ea-partner">
+                <div aria-hidden className="ea-partner-mark">
                   {p.monogram}
-                </Box>
-                <Box>
-                  <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
-                    {p.name}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {p.text}
-                  </Typography>
-                </Box>
-              </CardContent>
-            </Card>
-          </Grid>
+                </div>
+                <div>
+                  <h3 className="ea-t ea-t-subtitle1 ea-partner-name">{p.name}</h3>
+                  <p className="ea-t ea-t-body2">{p.text}</p>
+                </div>
+              </div>
+            </div>
+          </div>
         ))}
-      </Grid>
-    </Container>
+      </div>
+    </section>
   );
 }
