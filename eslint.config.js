@@ -24,6 +24,18 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // MUI 9's Typography takes `color` from its own list (primary, error, textSecondary, ...)
+      // and silently ignores a theme path such as "text.secondary": the text then shows in the
+      // primary colour. Theme paths go through `sx`.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "JSXOpeningElement[name.name='Typography'] > JSXAttribute[name.name='color'][value.value=/\\./]",
+          message:
+            'Typography ignores a theme path as `color`: use its own value (e.g. "textSecondary") or sx={{ color: "text.secondary" }}.',
+        },
+      ],
     },
   },
 );

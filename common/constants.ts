@@ -56,13 +56,13 @@ export const CUSTOMIZED_WORKFLOW = { id: 'customized', name: 'Customized Workflo
 
 /**
  * Whether a team is ready is never written down: it comes from the server (GET /api/agents/teams,
- * /api/agents/status), where a registered, available team is 'ready' and any other 'coming soon';
- * the customized workflow is 'in development'.
+ * /api/agents/status), where a registered, available team is 'ready' and any other 'coming soon'.
+ * The customized workflow runs on every server (its steps are the teams' sessions): 'ready'.
  */
-export type TeamMaturity = 'ready' | 'coming soon' | 'in development';
+export type TeamMaturity = 'ready' | 'coming soon';
 
 /** The maturity label a team shows, from whether this server runs it. */
 export function teamMaturity(teamId: string, available: boolean): TeamMaturity {
-  if (teamId === CUSTOMIZED_WORKFLOW.id) return 'in development';
+  if (teamId === CUSTOMIZED_WORKFLOW.id) return 'ready';
   return available ? 'ready' : 'coming soon';
 }

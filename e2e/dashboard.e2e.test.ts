@@ -115,7 +115,7 @@ describe('Dashboard', () => {
       ['Data', ready('data')],
       ['Model', ready('model')],
       ['Code', ready('code')],
-      ['Customized Workflow', 'in development'],
+      ['Customized Workflow', 'ready'],
     ]) {
       const link = launcher.getByRole('link', { name: new RegExp(`^${name}`) });
       expect(await link.textContent()).toContain(label);

@@ -424,14 +424,14 @@ export function ChartView({
           <Typography component="figcaption" variant="subtitle2">
             {spec.title}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
             {spec.description}
           </Typography>
         </>
       )}
       <Chart spec={spec} height={height} options={options} />
       {notes.map((n) => (
-        <Typography key={n} variant="body2" color="text.secondary">
+        <Typography key={n} variant="body2" color="textSecondary">
           {n}
         </Typography>
       ))}

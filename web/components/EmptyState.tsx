@@ -36,7 +36,7 @@ export function EmptyState({ icon, title, message, action }: EmptyStateProps) {
             {title}
           </Typography>
         )}
-        <Typography color="text.secondary" sx={{ maxWidth: 520 }}>
+        <Typography color="textSecondary" sx={{ maxWidth: 520 }}>
           {message}
         </Typography>
         {action}

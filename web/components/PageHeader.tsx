@@ -34,7 +34,7 @@ export function PageHeader({ title, subtitle, actions, component = 'h1' }: PageH
           {title}
         </Typography>
         {subtitle && (
-          <Typography variant="body1" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="body1" color="textSecondary" sx={{ mt: 0.5 }}>
             {subtitle}
           </Typography>
         )}

@@ -33,7 +33,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function None({ text }: { text: string }) {
   return (
-    <Typography variant="body2" color="text.secondary">
+    <Typography variant="body2" color="textSecondary">
       {text}
     </Typography>
   );
@@ -54,7 +54,7 @@ function RecordLine({ record }: { record: ProvenanceRecord }) {
         {authors && ` — ${authors}`}
         {record.year !== undefined && ` (${record.year})`}
       </Typography>{' '}
-      <Typography variant="body2" component="span" color="text.secondary">
+      <Typography variant="body2" component="span" color="textSecondary">
         · {record.source} {record.id}
         {doi && (
           <>
@@ -137,7 +137,7 @@ export function ProvenancePanel({ provenance }: { provenance: Provenance }) {
                 <Typography variant="body2">
                   {input.kind} {input.id}
                   {input.sha256 && (
-                    <Typography component="span" variant="caption" color="text.secondary">
+                    <Typography component="span" variant="caption" color="textSecondary">
                       {' '}
                       · sha256 {input.sha256.slice(0, 12)}…
                     </Typography>

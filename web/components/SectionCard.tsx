@@ -40,7 +40,7 @@ export function SectionCard({
             {title}
           </Typography>
           {subtitle && (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {subtitle}
             </Typography>
           )}

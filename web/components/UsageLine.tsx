@@ -48,7 +48,7 @@ export function UsageLine({
         {totals ? usageSentence(totals) : 'reading model use…'}
       </Typography>
       {totals && totals.unpricedModels.length > 0 && (
-        <Typography variant="caption" color="text.secondary" component="p">
+        <Typography variant="caption" color="textSecondary" component="p">
           No price for {totals.unpricedModels.join(', ')}: its cost is unknown.{' '}
           <Link component={RouterLink} to="/app/settings?section=usage">
             Set a price in Settings

@@ -61,7 +61,7 @@ export function UsageTable({
           {rows.length === 0 ? (
             <TableRow>
               <TableCell colSpan={6}>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {empty}
                 </Typography>
               </TableCell>
@@ -95,7 +95,7 @@ export function UsageTable({
         </TableBody>
       </Table>
       {unpriced.length > 0 && (
-        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+        <Typography variant="caption" color="textSecondary" component="p" sx={{ mt: 0.5 }}>
           Unknown: no price for {unpriced.join(', ')}.
         </Typography>
       )}

@@ -217,7 +217,7 @@ function ShellBreadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
           ) : (
             <Typography
               key={`${crumb.label}-${i}`}
-              color="text.primary"
+              color="textPrimary"
               aria-current="page"
               noWrap
               sx={{ fontWeight: 600 }}

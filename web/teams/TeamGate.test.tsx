@@ -43,7 +43,7 @@ describe('team readiness comes from the server', () => {
     expect(data.textContent).toContain('coming soon');
     expect(data.getAttribute('href')).toBe('/app/data-team');
     expect(screen.getByRole('link', { name: /Customized Workflow/ }).textContent).toContain(
-      'in development',
+      'ready',
     );
   });
 

@@ -74,8 +74,8 @@ describe('a team added to the list', () => {
     expect(teams.at(-1)).toEqual({
       id: 'customized',
       name: 'Customized Workflow',
-      maturity: 'in development',
-      available: false,
+      maturity: 'ready',
+      available: true,
     });
   });
 

@@ -42,7 +42,7 @@ export interface TeamStatus {
 /**
  * The teams as /api/agents/status lists them: every team the runtime registers, under its label,
  * in the order of the research stages they work in (a team outside the stages after them), then
- * the customized workflow, which is no runtime team and always 'in development'.
+ * the customized workflow, which is no runtime team and runs wherever the teams do.
  */
 export function teamStatusList(teams: readonly TeamInfo[]): TeamStatus[] {
   const rank = (t: TeamInfo) =>
@@ -58,8 +58,8 @@ export function teamStatusList(teams: readonly TeamInfo[]): TeamStatus[] {
   const customized: TeamStatus = {
     id: CUSTOMIZED_WORKFLOW.id,
     name: CUSTOMIZED_WORKFLOW.name,
-    maturity: teamMaturity(CUSTOMIZED_WORKFLOW.id, false),
-    available: false,
+    maturity: teamMaturity(CUSTOMIZED_WORKFLOW.id, true),
+    available: true,
   };
   return [...registered, customized];
 }

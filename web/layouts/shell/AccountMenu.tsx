@@ -76,7 +76,7 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
           <Typography variant="subtitle2" noWrap data-testid="account-name">
             {user?.displayName || 'User'}
           </Typography>
-          <Typography variant="body2" color="text.secondary" noWrap data-testid="account-email">
+          <Typography variant="body2" color="textSecondary" noWrap data-testid="account-email">
             {user?.email ?? ''}
           </Typography>
         </Box>

@@ -148,7 +148,7 @@ export function NavDrawerContent({
       <Divider />
       <Typography
         variant="caption"
-        color="text.secondary"
+        color="textSecondary"
         data-testid="version"
         sx={{ px: 2.5, py: 1.5 }}
       >

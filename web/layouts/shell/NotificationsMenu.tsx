@@ -116,12 +116,12 @@ export function NotificationsMenu() {
           </Box>
         )}
         {query.isError && (
-          <Typography color="text.secondary" variant="body2" sx={{ px: 2, py: 2 }}>
+          <Typography color="textSecondary" variant="body2" sx={{ px: 2, py: 2 }}>
             Notifications could not be loaded. They will be tried again in a moment.
           </Typography>
         )}
         {query.isSuccess && items.length === 0 && (
-          <Typography color="text.secondary" variant="body2" sx={{ px: 2, py: 2 }}>
+          <Typography color="textSecondary" variant="body2" sx={{ px: 2, py: 2 }}>
             No notifications yet. You will be told here when a session needs your input or ends.
           </Typography>
         )}

@@ -174,7 +174,7 @@ export default function AdminPage() {
                   <Icon />
                 </Box>
                 <Box sx={{ minWidth: 0 }}>
-                  <Typography variant="body2" color="text.secondary" noWrap>
+                  <Typography variant="body2" color="textSecondary" noWrap>
                     {label}
                   </Typography>
                   <Typography
@@ -238,7 +238,7 @@ export default function AdminPage() {
               />
             ) : (
               <>
-                <Typography color="text.secondary" variant="body2" sx={{ px: 1, mb: 1 }}>
+                <Typography color="textSecondary" variant="body2" sx={{ px: 1, mb: 1 }}>
                   {pendingCount === 0
                     ? 'No account is waiting for approval.'
                     : `${pendingCount} ${pendingCount === 1 ? 'account is' : 'accounts are'} waiting for approval.`}
@@ -268,7 +268,7 @@ export default function AdminPage() {
                 direction="row"
                 sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 2, px: 1 }}
               >
-                <Typography color="text.secondary" variant="body2">
+                <Typography color="textSecondary" variant="body2">
                   {waitingList.data
                     ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`
                     : ''}

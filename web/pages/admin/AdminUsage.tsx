@@ -23,7 +23,7 @@ export function AdminUsage() {
       <Typography id="admin-usage-heading" variant="h6" component="h2">
         Model usage
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         Every model call on this server. Costs are estimates with the server&apos;s prices (list
         prices and LLM_PRICES_JSON); calls on users&apos; own keys are paid by them.
       </Typography>

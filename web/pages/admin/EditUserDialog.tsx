@@ -148,7 +148,7 @@ export function EditUserDialog(props: {
                   <Typography id={`${titleId}-password`} variant="subtitle2" component="h3">
                     Set a new password
                   </Typography>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     For someone who lost theirs. All of their sessions end; give them the new
                     password yourself.
                   </Typography>

@@ -162,7 +162,7 @@ export function UsersTable({
                   </Typography>
                   <Typography
                     variant="body2"
-                    color="text.secondary"
+                    color="textSecondary"
                     sx={{ overflowWrap: 'anywhere' }}
                   >
                     {u.email}

@@ -43,13 +43,13 @@ export function WaitingListTable({ entries }: { entries: WaitingListEntry[] }) {
                   </Typography>
                   <Typography
                     variant="body2"
-                    color="text.secondary"
+                    color="textSecondary"
                     sx={{ overflowWrap: 'anywhere' }}
                   >
                     {e.email}
                   </Typography>
                   {(e.affiliation || e.interestArea) && (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="textSecondary">
                       {[e.affiliation, e.interestArea].filter(Boolean).join(' · ')}
                     </Typography>
                   )}

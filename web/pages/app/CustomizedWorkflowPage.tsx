@@ -141,7 +141,7 @@ export default function CustomizedWorkflowPage() {
                 </Typography>
               )}
               {!projects.isPending && list.length === 0 && (
-                <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
                   Create a project in the{' '}
                   <Link component={RouterLink} to="/app/project-manager">
                     Project Manager

@@ -219,7 +219,7 @@ export default function DataExplorerPage() {
               <>
                 <Typography
                   variant="body2"
-                  color="text.secondary"
+                  color="textSecondary"
                   sx={{ mb: 1.5 }}
                   aria-live="polite"
                 >

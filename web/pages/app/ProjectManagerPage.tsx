@@ -312,7 +312,7 @@ export default function ProjectManagerPage() {
         />
       ) : data ? (
         <>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} aria-live="polite">
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 1.5 }} aria-live="polite">
             {data.total} project{data.total === 1 ? '' : 's'}
           </Typography>
           <Grid container spacing={2}>

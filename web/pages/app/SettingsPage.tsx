@@ -261,7 +261,7 @@ export default function SettingsPage() {
               >
                 <Typography
                   variant="body2"
-                  color="text.secondary"
+                  color="textSecondary"
                   sx={{ flexGrow: 1, minWidth: 0 }}
                   aria-live="polite"
                 >

@@ -21,7 +21,7 @@ export function AuthCard({
           <Typography variant="h4" component="h1">
             {title}
           </Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography color="textSecondary" sx={{ mt: 0.5 }}>
             {subtitle}
           </Typography>
         </Box>

@@ -149,7 +149,7 @@ export default function DemoPage() {
                 <Typography variant="h5" component="p">
                   Thank You
                 </Typography>
-                <Typography color="text.secondary">
+                <Typography color="textSecondary">
                   You are on the list. We will write to you when a place opens.
                 </Typography>
               </Stack>
@@ -161,7 +161,7 @@ export default function DemoPage() {
                 spacing={2.5}
                 aria-label="Join the waiting list"
               >
-                <Typography color="text.secondary">
+                <Typography color="textSecondary">
                   Leave your name and e-mail and we will tell you when you can start.
                 </Typography>
                 <TextField
@@ -241,7 +241,7 @@ export default function DemoPage() {
                       <Typography variant="h6" component="h3">
                         {title}
                       </Typography>
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         {text}
                       </Typography>
                     </Box>

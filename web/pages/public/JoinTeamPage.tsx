@@ -125,7 +125,7 @@ function InviteCard(props: {
         <Typography variant="h5" component="h2" gutterBottom>
           {props.title}
         </Typography>
-        <Typography color="text.secondary">{props.text}</Typography>
+        <Typography color="textSecondary">{props.text}</Typography>
       </CardContent>
       <CardActions sx={{ px: { xs: 3, md: 4 }, pb: 3 }}>
         <Button variant="contained" onClick={props.onClick}>

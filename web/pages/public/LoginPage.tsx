@@ -112,13 +112,13 @@ export default function LoginPage() {
         >
           Sign In
         </Button>
-        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
           No account yet?{' '}
           <Link component={RouterLink} to="/register">
             Sign Up
           </Link>
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
           Forgot your password? An administrator of this site can set a new one for you.
         </Typography>
       </Stack>

@@ -145,7 +145,7 @@ export default function RegisterPage() {
         >
           Sign Up
         </Button>
-        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
           Already have an account?{' '}
           <Link component={RouterLink} to="/login">
             Sign In

@@ -399,7 +399,7 @@ export default function CodeTeamPage() {
                 {results.generation?.explanation && (
                   <Stack spacing={1} sx={{ mt: 2, alignItems: 'flex-start' }}>
                     <OriginMark origin="model" />
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {results.generation.explanation}
                     </Typography>
                   </Stack>

@@ -33,7 +33,7 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
   if (view.state === 'idle') return null;
   if (view.state === 'running') {
     return (
-      <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+      <Typography role="status" variant="body2" color="textSecondary" sx={{ mt: 2 }}>
         Running in the sandbox...
       </Typography>
     );
@@ -57,7 +57,7 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
         <Typography variant="subtitle2" component="h3">
           Execution result
         </Typography>
-        <Typography variant="caption" color="text.secondary">
+        <Typography variant="caption" color="textSecondary">
           {(reply.durationMs / 1000).toFixed(1)} s, limit {reply.timeLimitSeconds} s
         </Typography>
       </Stack>
@@ -71,7 +71,7 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
         </Alert>
       )}
       {reply.workingFiles.length > 0 && (
-        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+        <Typography variant="caption" color="textSecondary" component="p" sx={{ mb: 1 }}>
           Read-only input files: {reply.workingFiles.map((f) => f.path).join(', ')}
         </Typography>
       )}
@@ -88,7 +88,7 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
                 alt={`Figure ${f.name} written by the code`}
                 sx={{ maxWidth: '100%', bgcolor: 'common.white', borderRadius: 1 }}
               />
-              <Typography component="figcaption" variant="caption" color="text.secondary">
+              <Typography component="figcaption" variant="caption" color="textSecondary">
                 {f.name}
               </Typography>
             </Box>
@@ -96,7 +96,7 @@ export function ExecutionPanel({ view }: { view: ExecutionView }) {
         </Stack>
       )}
       {reply.figuresSkipped.length > 0 && (
-        <Typography variant="caption" color="text.secondary">
+        <Typography variant="caption" color="textSecondary">
           Not shown (too large or too many): {reply.figuresSkipped.join(', ')}
         </Typography>
       )}

@@ -38,7 +38,7 @@ function ModelHeading({ children }: { children: string }) {
 
 function Waiting({ what }: { what: string }) {
   return (
-    <Typography variant="body2" color="text.secondary">
+    <Typography variant="body2" color="textSecondary">
       {what} appears here when the team reaches that step.
     </Typography>
   );
@@ -114,7 +114,7 @@ export function ReviewTab({ review }: { review?: ReviewResult }) {
           {modelFindings > 0 && <OriginMark origin="model" />}
         </Stack>
         {review.findings.length === 0 ? (
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             No findings.
           </Typography>
         ) : (
@@ -228,7 +228,7 @@ export function TestsTab({
       <Box>
         <Reproducibility results={results} />
       </Box>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {tests.test_file}, run against {tests.code_file} (
         {tests.code_source === 'repaired'
           ? 'code repaired after failing tests'

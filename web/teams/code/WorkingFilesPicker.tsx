@@ -68,7 +68,7 @@ export function WorkingFilesPicker({
                   label={
                     <Typography variant="body2">
                       {f.name}{' '}
-                      <Typography component="span" variant="caption" color="text.secondary">
+                      <Typography component="span" variant="caption" color="textSecondary">
                         ({f.detail})
                       </Typography>
                     </Typography>

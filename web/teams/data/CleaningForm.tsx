@@ -70,7 +70,7 @@ export function CleaningForm({
       <Typography variant="subtitle2" component="h3">
         Clean the data (optional)
       </Typography>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Defaults come from your Settings. Cleaning saves a cleaned copy in the catalog and profiles
         it again; Approve &amp; Continue analyses the data as it is now.
       </Typography>

@@ -29,7 +29,7 @@ const SEVERITY: Record<ProfileAlert['severity'], 'error' | 'warning' | 'info'> =
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }}>
-      <Typography variant="caption" color="text.secondary">
+      <Typography variant="caption" color="textSecondary">
         {label}
       </Typography>
       <Typography variant="h6" component="p">
@@ -67,7 +67,7 @@ export function MissingTokens({
   const recognised = profile.missingTokens?.recognised;
   if (!recognised) {
     return (
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Missing-value tokens were not recorded for this dataset (it was made in the app, or stored
         before they were recorded).
       </Typography>
@@ -89,7 +89,7 @@ export function MissingTokens({
         ))}
       </Typography>
       {found.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           None of them was found in the file.
         </Typography>
       ) : (
@@ -125,7 +125,7 @@ export function MissingTokens({
 export function ProfileTab({ profile }: { profile: DatasetProfile | undefined }) {
   if (!profile) {
     return (
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         The profile appears here once the data is loaded: types, completeness, statistics and alerts
         for every column.
       </Typography>
@@ -223,7 +223,7 @@ export function ProfileTab({ profile }: { profile: DatasetProfile | undefined })
                   <TableRow key={c.name}>
                     <TableCell component="th" scope="row">
                       {c.name}
-                      <Typography variant="caption" color="text.secondary" component="div">
+                      <Typography variant="caption" color="textSecondary" component="div">
                         {c.storageType}
                       </Typography>
                     </TableCell>

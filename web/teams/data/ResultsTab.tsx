@@ -252,7 +252,7 @@ function Analysis({ analysis }: { analysis: AnalysisResult }) {
 function Interpretation({ result }: { result: AnalysisPhaseResult }) {
   if (!result.interpretation) {
     return result.interpretationNote ? (
-      <Typography variant="body2" color="text.secondary" data-testid="interpretation-note">
+      <Typography variant="body2" color="textSecondary" data-testid="interpretation-note">
         {result.interpretationNote}
       </Typography>
     ) : null;
@@ -273,7 +273,7 @@ function Interpretation({ result }: { result: AnalysisPhaseResult }) {
       <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
         {result.interpretation}
       </Typography>
-      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+      <Typography variant="caption" color="textSecondary" component="p" sx={{ mt: 1 }}>
         A reading of the computed numbers below by the language model, not a result; references to
         works this session did not retrieve were removed.
       </Typography>
@@ -292,12 +292,12 @@ export function ResultsTab({
   return (
     <Stack spacing={3}>
       {source && (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {source.description} Licence: {asSentence(source.license)} Cite as: {source.citation}
         </Typography>
       )}
       {!result ? (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           The results of the analysis appear here once the team has run it (after the profile
           review).
         </Typography>

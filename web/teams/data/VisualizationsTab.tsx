@@ -16,7 +16,7 @@ const ChartView = lazy(() =>
 export function VisualizationsTab({ charts }: { charts: ChartSpec[] | undefined }) {
   if (!charts || charts.length === 0) {
     return (
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Charts of the data appear here once the analysis has run: distributions, the time series,
         correlations and missing values.
       </Typography>

@@ -74,7 +74,7 @@ export function AgentPanels({
                   <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
                     {panel.agent}
                   </Typography>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {role}
                   </Typography>
                 </Box>
@@ -116,7 +116,7 @@ export function AgentPanels({
                   })}
                 </Box>
               ) : (
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {stopped
                     ? 'Stopped by the error above.'
                     : panel.state === 'pending'

@@ -64,7 +64,7 @@ export default function IdeationTeamPage() {
           </MenuItem>
         </Select>
       </FormControl>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {IDEATION_WORKFLOW.description}
       </Typography>
       <Box>

@@ -127,7 +127,7 @@ export function IdeationWorkflow({
         </Stack>
       ) : (
         <Stack spacing={2}>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             Finds the five economics topics whose publication output in OpenAlex grew most over the
             last three complete years against the three before, then develops research questions on
             them.

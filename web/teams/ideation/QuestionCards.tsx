@@ -54,7 +54,7 @@ function YearCounts({ counts, label }: { counts: YearCount[]; label: string }) {
               mb: 0.5,
             }}
           />
-          <Typography component="dt" variant="caption" color="text.secondary">
+          <Typography component="dt" variant="caption" color="textSecondary">
             {c.year}
           </Typography>
           <Typography component="dd" variant="caption" sx={{ m: 0, fontWeight: 600 }}>
@@ -77,7 +77,7 @@ function GroundingBlock({ grounding }: { grounding: Grounding }) {
           sx={chipToneSx(NOVELTY_TONE[grounding.novelty])}
           title={`Under ${n(NOVELTY_THRESHOLDS.little)} matching works: little studied; under ${n(NOVELTY_THRESHOLDS.moderate)}: moderately studied`}
         />
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {n(grounding.totalWorks)} works in OpenAlex match “{grounding.searchQuery}”
         </Typography>
       </Stack>
@@ -115,7 +115,7 @@ function GroundingBlock({ grounding }: { grounding: Grounding }) {
           ))}
         </Box>
       ) : (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           OpenAlex returned no works for this search.
         </Typography>
       )}
@@ -157,7 +157,7 @@ export function QuestionCard({ rank, item, context, final, projectId }: Question
           </Typography>
         </Stack>
         {unranked && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
             {NOT_SUPPLIED_BY_MODEL.ranking}
           </Typography>
         )}
@@ -170,7 +170,7 @@ export function QuestionCard({ rank, item, context, final, projectId }: Question
           </Box>
         ) : (
           final && (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
               {NOT_SUPPLIED_BY_MODEL.justification}
             </Typography>
           )
@@ -179,7 +179,7 @@ export function QuestionCard({ rank, item, context, final, projectId }: Question
           <>
             <Box sx={{ mt: 1 }}>
               {(context.theory || context.context) && <OriginMark origin="model" />}
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
                 <strong>Theory:</strong> {theoryText(context)}
               </Typography>
             </Box>
@@ -223,7 +223,7 @@ export function TopicCard({
         {topic && (
           <Box sx={{ mt: 1 }}>
             <YearCounts counts={topic.countsByYear} label={`${topic.label}: works by year`} />
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               OpenAlex topic {topic.id}
             </Typography>
           </Box>

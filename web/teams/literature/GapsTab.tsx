@@ -59,7 +59,7 @@ export function GapsTab({
           Research Gaps
         </Typography>
         {shown.length === 0 ? (
-          <Typography color="text.secondary">No research gaps yet.</Typography>
+          <Typography color="textSecondary">No research gaps yet.</Typography>
         ) : (
           <Stack spacing={1.5}>
             {shown.map((g, i) => (
@@ -105,7 +105,7 @@ export function GapsTab({
           Emerging Trends
         </Typography>
         {trends.length === 0 ? (
-          <Typography color="text.secondary">No trends computed yet.</Typography>
+          <Typography color="textSecondary">No trends computed yet.</Typography>
         ) : (
           <Stack spacing={1.5}>
             {trends.map((t, i) => (

@@ -202,10 +202,10 @@ export default function LiteratureTeamPage() {
               ))}
             </Select>
           </FormControl>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {definition.description}
           </Typography>
-          <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+          <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
             {session.sessionId ? `Session: ${session.sessionId}` : 'No session yet.'}
           </Typography>
           <PhaseStepper
@@ -279,7 +279,7 @@ export default function LiteratureTeamPage() {
             onChange={(e) => setFiles([...(e.target.files ?? [])])}
           />
           {files.length > 0 && (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {files.map((f) => f.name).join(', ')}
             </Typography>
           )}
@@ -300,7 +300,7 @@ export default function LiteratureTeamPage() {
       {processing && (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }} role="status">
           <CircularProgress size={20} aria-hidden />
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             The team is working…
           </Typography>
         </Stack>

@@ -32,7 +32,7 @@ export function PapersList({ papers }: { papers: readonly Paper[] }) {
               p.title
             )}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {authorsText(p.authors)}
             {p.year ? ` (${p.year})` : ''}
             {p.venue ? ` · ${p.venue}` : ''}
@@ -73,7 +73,7 @@ export function PapersList({ papers }: { papers: readonly Paper[] }) {
               </Box>
             </>
           ) : (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {p.abstract ? p.key_insight : 'No abstract was retrieved for this work.'}
             </Typography>
           )}

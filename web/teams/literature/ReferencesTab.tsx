@@ -33,7 +33,7 @@ export function ReferencesTab({ references }: { references: readonly Reference[]
     }
   };
 
-  if (shown.length === 0) return <Typography color="text.secondary">No references yet.</Typography>;
+  if (shown.length === 0) return <Typography color="textSecondary">No references yet.</Typography>;
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
@@ -60,7 +60,7 @@ export function ReferencesTab({ references }: { references: readonly Reference[]
             <Typography variant="body2">
               <strong>[{r.number}]</strong> {r.line}
             </Typography>
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               {r.published ? `Published ${r.published}` : 'Publication date not given'}
               {r.url && (
                 <>

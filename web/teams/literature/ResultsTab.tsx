@@ -124,7 +124,7 @@ export function ResultsTab({ report, papers, verification, snapshot }: ResultsTa
           <PapersList papers={papers} />
         </>
       ) : (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           The report appears here after the review reaches its third checkpoint.
         </Typography>
       )}

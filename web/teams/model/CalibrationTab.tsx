@@ -70,7 +70,7 @@ export function CalibrationTab({
 
   if (!calibration || !run) {
     return (
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         The calibration, moments and impulse responses appear here once the Calibration &amp;
         Estimation phase has run.
       </Typography>
@@ -126,7 +126,7 @@ export function CalibrationTab({
       </Section>
 
       <Section title="Target moments">
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
           Targets: {calibration.targetsSource}.
         </Typography>
         {calibration.targetData?.problem && (

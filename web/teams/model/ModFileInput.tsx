@@ -73,7 +73,7 @@ export function ModFileInput({
         >
           Choose .mod file
         </Button>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {value.fileName || 'or paste the file below'}
         </Typography>
         <input

@@ -59,7 +59,7 @@ export function ModelTab({
 }) {
   if (!model) {
     return (
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         The equations appear here once the Mathematical Model phase has run.
       </Typography>
     );
@@ -104,12 +104,12 @@ export function ModelTab({
         <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
           Equations
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
           Printed from the equations the engine parsed and solved.
         </Typography>
         {model.equations.map((e, i) => (
           <Box key={`${e.label}-${i}`} sx={{ mb: 1 }}>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               ({i + 1}) {e.label}
             </Typography>
             <MathBlock latex={e.latex} label={`${e.label}: ${e.text}`} />
@@ -127,7 +127,7 @@ export function ModelTab({
               >
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                   <OriginMark origin="model" />
-                  <Typography variant="caption" color="text.secondary">
+                  <Typography variant="caption" color="textSecondary">
                     The model&apos;s own LaTeX (an annotation: the equation solved is the one above)
                   </Typography>
                 </Stack>

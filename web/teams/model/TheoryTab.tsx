@@ -35,7 +35,7 @@ function List({ title, items }: { title: string; items: string[] }) {
 export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
   if (!theory) {
     return (
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         The theoretical framework appears here once the first phase has run.
       </Typography>
     );
@@ -56,7 +56,7 @@ export function TheoryTab({ theory }: { theory: TheoryResult | undefined }) {
           <Chip label="Adapted by the language model" size="small" variant="outlined" />
         )}
       </Stack>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Focus: {theory.focus}
       </Typography>
       {theory.adaptationMissing && (

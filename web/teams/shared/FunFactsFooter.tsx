@@ -110,7 +110,7 @@ export function FunFactsFooter({
           <LightbulbOutlined color="secondary" aria-hidden sx={{ fontSize: { xs: 20, sm: 24 } }} />
           <Typography
             variant="body2"
-            color="text.secondary"
+            color="textSecondary"
             data-testid="fun-fact"
             title={fact}
             sx={{

@@ -64,7 +64,7 @@ export function LogsTab({
   return (
     <Stack spacing={1}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {logs.length === 1 ? '1 line' : `${logs.length} lines`}
         </Typography>
         <Button

@@ -68,7 +68,7 @@ export function PhaseStepper({
                 error={error}
                 optional={
                   step.requiresHuman && vertical ? (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="textSecondary">
                       Human review
                     </Typography>
                   ) : undefined
@@ -90,7 +90,7 @@ export function PhaseStepper({
               </StepLabel>
               {vertical && step.description && (
                 <StepContent>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {step.description}
                   </Typography>
                 </StepContent>

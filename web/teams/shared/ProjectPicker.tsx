@@ -68,7 +68,7 @@ export function ProjectPicker() {
           </MenuItem>
         ))}
       </TextField>
-      <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ flex: 1 }}>
         {note}{' '}
         {chosen && (
           <Link component={RouterLink} to={`/app/projects/${chosen.id}`} underline="always">

@@ -35,13 +35,13 @@ export function WorkflowAside({
       {running && (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <CircularProgress size={16} aria-hidden />
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {workingText}
           </Typography>
         </Stack>
       )}
       {sessionId && (
-        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+        <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
           Session {sessionId}
         </Typography>
       )}

@@ -70,7 +70,7 @@ export function AgentTeamsTab({
                     <Typography id={headingId} variant="h6" component="h3">
                       {agent.name}
                     </Typography>
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {teamNoun(teamName(agent.team))} · {agent.phases.length}{' '}
                       {agent.phases.length === 1 ? 'phase' : 'phases'}
                     </Typography>
@@ -80,13 +80,13 @@ export function AgentTeamsTab({
                 <Typography variant="body2" sx={{ mb: 1.5 }}>
                   {agent.description}
                 </Typography>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {tasks} {tasks === 1 ? 'session' : 'sessions'} · {completed} completed
                   {running > 0 && ` · ${running} running`}
                   {waiting > 0 && ` · ${waiting} waiting or paused`}
                 </Typography>
                 {agent.status === 'unavailable' && (
-                  <Typography variant="body2" color="warning.main" sx={{ mt: 1 }}>
+                  <Typography variant="body2" color="warning" sx={{ mt: 1 }}>
                     Unavailable: {team?.reason ?? 'this team cannot run on this server right now'}
                   </Typography>
                 )}

@@ -38,7 +38,7 @@ function Stat({ label, value }: { label: string; value: number }) {
       <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
         {value}
       </Typography>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
     </Paper>
@@ -170,7 +170,7 @@ export function OverviewTab({
         </Table>
       </TableContainer>
       {total > executions.length && (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           Showing your latest {executions.length} of {total} sessions.
         </Typography>
       )}

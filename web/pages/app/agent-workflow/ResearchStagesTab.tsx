@@ -112,7 +112,7 @@ export function ResearchStagesTab({
                   <Typography sx={{ fontWeight: 600 }}>
                     {i + 1}. {row.label}
                   </Typography>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {stageSummary(row, teamName)}
                   </Typography>
                 </Box>

@@ -65,7 +65,7 @@ export function SelectedSessionCard({
             </Typography>
             <StatusChip status={session.status} paused={session.paused} />
           </Stack>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
             {projectTitle(session.projectId)} · started{' '}
             {formatDateTime(session.startedAt ?? session.createdAt)}
           </Typography>
@@ -88,7 +88,7 @@ export function SelectedSessionCard({
         </Box>
         <Stack spacing={1.5} sx={{ minWidth: { md: 280 } }}>
           <Box>
-            <Typography variant="overline" color="text.secondary" component="p">
+            <Typography variant="overline" color="textSecondary" component="p">
               Elapsed
             </Typography>
             <Typography

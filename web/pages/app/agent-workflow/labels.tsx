@@ -73,7 +73,7 @@ export function PhaseProgress({
         sx={{ flex: 1, height: 6, borderRadius: 3 }}
         color={status === 'error' ? 'error' : status === 'completed' ? 'success' : 'primary'}
       />
-      <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+      <Typography variant="caption" color="textSecondary" sx={{ whiteSpace: 'nowrap' }}>
         {Math.max(phase, 0)}/{totalPhases}
       </Typography>
     </Stack>

@@ -126,7 +126,7 @@ export function ChainBuilder({
           disabled={busy}
         />
         {steps.length === 0 && (
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             No steps yet. Each step is a session of one team; later steps take what earlier ones
             produced (the question, the review, the dataset, the model) where their settings leave
             it out, and the workflow waits at every checkpoint for your answer.

@@ -25,17 +25,17 @@ export function PastWorkflows({
   return (
     <SectionCard title="Workflows of the project" subtitle="Open one to follow it">
       {!projectId ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Choose a project to see its workflows.
         </Typography>
       ) : workflows.isPending ? (
         <LoadingSkeleton count={1} label="Loading workflows" />
       ) : workflows.isError ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           The workflows cannot be listed right now ({workflows.error.message}).
         </Typography>
       ) : list.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           No workflow has run on this project yet.
         </Typography>
       ) : (

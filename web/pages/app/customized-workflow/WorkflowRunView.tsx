@@ -113,7 +113,7 @@ function StepCard({
         <IoList title="Inputs" items={step.inputs} />
         <IoList title="Outputs" items={step.outputs} />
         {(step.startedAt || step.completedAt) && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             {step.startedAt && `Started ${formatDateTime(step.startedAt)}`}
             {step.completedAt && ` · finished ${formatDateTime(step.completedAt)}`}
           </Typography>
@@ -164,7 +164,7 @@ export function WorkflowRunView({
             >
               {workflow.name}
             </Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {workflow.steps.length} {workflow.steps.length === 1 ? 'step' : 'steps'}
               {current !== undefined && live && ` · at step ${current}`}
               {` · created ${formatDateTime(workflow.createdAt)}`}
@@ -214,7 +214,7 @@ export function WorkflowRunView({
           ))}
         </Stack>
         {live && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Followed every 2 seconds while it runs.
           </Typography>
         )}

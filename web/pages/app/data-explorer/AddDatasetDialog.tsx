@@ -217,7 +217,7 @@ export function AddDatasetDialog({
               </Grid>
             )}
             <Grid size={12}>
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 {mode === 'upload'
                   ? 'The file is checked, stored with a Parquet copy and profiled; its columns, row count and period fill the catalog entry.'
                   : 'The data is fetched now, stored with a Parquet copy and profiled; the catalog entry says where it came from.'}

@@ -28,7 +28,7 @@ import { downloadDataset } from './explorerApi';
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="dt">
+      <Typography variant="caption" color="textSecondary" component="dt">
         {label}
       </Typography>
       <Typography variant="body2" component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
@@ -163,7 +163,7 @@ export function DatasetCard({
         </Box>
         {d.fields.length > 0 && (
           <Box sx={{ mt: 1.5 }}>
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               Fields ({d.fields.length})
             </Typography>
             <Stack
@@ -188,7 +188,7 @@ export function DatasetCard({
         {d.metadata.citation && (
           <Typography
             variant="caption"
-            color="text.secondary"
+            color="textSecondary"
             component="p"
             sx={{ mt: 1.5, overflowWrap: 'anywhere' }}
           >

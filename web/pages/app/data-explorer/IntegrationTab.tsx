@@ -84,7 +84,7 @@ export function IntegrationTab() {
             </TextField>
           )}
         </Stack>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {METHOD_HELP[method]}
         </Typography>
         {(left.isError || right.isError) && (

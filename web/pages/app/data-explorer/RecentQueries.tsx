@@ -52,7 +52,7 @@ export function RecentQueries({
     >
       <Typography
         variant="caption"
-        color="text.secondary"
+        color="textSecondary"
         sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
       >
         <HistoryIcon fontSize="inherit" aria-hidden />

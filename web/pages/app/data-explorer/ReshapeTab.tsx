@@ -163,7 +163,7 @@ export function ReshapeTab() {
             ))}
           </TextField>
         </Stack>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {DIRECTIONS[direction].help}
         </Typography>
         {columns.isError && <Alert severity="warning">{columns.error.message}</Alert>}

@@ -48,7 +48,7 @@ export function RowsPreviewDialog({
         {rows.isError && <Alert severity="info">{rows.error.message}</Alert>}
         {data && (
           <>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
               {data.total.toLocaleString('en')} rows, {data.columns.length} columns
             </Typography>
             <TableContainer sx={{ maxHeight: 480 }} tabIndex={0}>

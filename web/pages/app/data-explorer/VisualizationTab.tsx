@@ -272,7 +272,7 @@ export function VisualizationTab() {
         </Paper>
       )}
       {!datasetId && (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           Choose a dataset with stored data (added by upload, from an API, or by the Data team) and
           the columns to chart.
         </Typography>

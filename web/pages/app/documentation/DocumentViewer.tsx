@@ -104,7 +104,7 @@ export function DocumentViewer({
               {d.reproducible && (
                 <Chip size="small" color="success" variant="outlined" label="Reproducible" />
               )}
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 {d.project ? `${d.project} · ` : ''}
                 {formatBytes(d.size)} · {formatDateTime(d.created)}
               </Typography>

@@ -24,7 +24,7 @@ import { formatBytes, formatDate } from '../shared/format';
 function Checks({ d }: { d: DocumentSummary }) {
   if (!d.validated && !d.reproducible) {
     return (
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         None
       </Typography>
     );
@@ -104,12 +104,12 @@ export function DocumentsTable({
             <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
               <Stack sx={{ flexGrow: 1, minWidth: 0 }} spacing={0.5}>
                 {nameLink(d)}
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {DOCUMENT_CATEGORY_LABELS[d.category]} · {d.format.toUpperCase()} ·{' '}
                   {formatBytes(d.size)} · {formatDate(d.created)}
                 </Typography>
                 {d.project && (
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {d.project}
                   </Typography>
                 )}
@@ -162,7 +162,7 @@ export function DocumentsTable({
               <TableCell sx={{ minWidth: 130, overflowWrap: 'anywhere' }}>
                 {nameLink(d)}
                 {d.origin === 'session' && (
-                  <Typography variant="caption" color="text.secondary" component="div">
+                  <Typography variant="caption" color="textSecondary" component="div">
                     Saved by an agent team
                   </Typography>
                 )}

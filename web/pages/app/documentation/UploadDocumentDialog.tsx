@@ -134,7 +134,7 @@ export function UploadDocumentDialog({
               onChange={(e) => setFile(e.target.files?.[0])}
             />
           </Stack>
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Accepted: {DOCUMENT_UPLOAD_EXTENSIONS.join(' ')}. Markdown may contain math between $…$
             or $$…$$. A PDF&apos;s text is extracted so you can search and read it here.
           </Typography>

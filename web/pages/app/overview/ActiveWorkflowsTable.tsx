@@ -87,7 +87,7 @@ export function ActiveWorkflowsTable({
                         {w.project}
                       </Link>
                     ) : (
-                      <Typography variant="body2" color="text.secondary" component="span">
+                      <Typography variant="body2" color="textSecondary" component="span">
                         No project
                       </Typography>
                     )}

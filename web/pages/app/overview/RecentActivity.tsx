@@ -58,11 +58,11 @@ function EventRow({
         sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
       >
         {example && <Chip size="small" label="Example" variant="outlined" color="warning" />}
-        <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+        <Typography variant="caption" color="textSecondary" sx={{ fontWeight: 600 }}>
           {teams.name(team)}
         </Typography>
         {when && (
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             {formatDateTime(when)}
           </Typography>
         )}
@@ -77,7 +77,7 @@ function EventRow({
         )}
       </Typography>
       {project && (
-        <Typography variant="caption" color="text.secondary">
+        <Typography variant="caption" color="textSecondary">
           {project}
         </Typography>
       )}
@@ -99,7 +99,7 @@ export function RecentActivity({ events, note }: { events: ActivityEvent[]; note
         <>
           <Typography
             variant="body2"
-            color="text.secondary"
+            color="textSecondary"
             sx={{ mb: 1 }}
             data-testid="activity-examples-caption"
           >

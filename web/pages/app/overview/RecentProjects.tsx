@@ -56,7 +56,7 @@ export function RecentProjects({ projects }: { projects: DashboardProject[] }) {
                 </Link>
                 <ProjectStatusChip status={project.status} />
               </Stack>
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
+              <Typography variant="body2" color="textSecondary" sx={{ mt: 0.25 }}>
                 {project.researchArea} · {humanize(project.workflowStage)} · updated{' '}
                 {formatDate(project.dateUpdated)}
               </Typography>
@@ -70,7 +70,7 @@ export function RecentProjects({ projects }: { projects: DashboardProject[] }) {
                 </Box>
                 <Typography
                   variant="caption"
-                  color="text.secondary"
+                  color="textSecondary"
                   sx={{ minWidth: 36, textAlign: 'right' }}
                 >
                   {Math.round(project.progress)}%

@@ -17,7 +17,7 @@ export function ResearchAreaChart({ data }: { data: AreaCount[] }) {
   return (
     <SectionCard fillHeight title="Research Areas" subtitle="Number of projects per research area">
       {sorted.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           No projects yet: the distribution appears once you create projects.
         </Typography>
       ) : (

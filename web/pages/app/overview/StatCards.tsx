@@ -46,7 +46,7 @@ function StatCard({ label, value, detail, icon, testId }: StatCardProps) {
         >
           {value}
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
           {detail}
         </Typography>
       </CardContent>

@@ -25,7 +25,6 @@ const LABEL_COLORS: Record<TeamLabel, ChipProps['color']> = {
   ready: 'success',
   'needs a model': 'warning',
   'coming soon': 'default',
-  'in development': 'warning',
 };
 
 /**
@@ -120,7 +119,7 @@ export function TeamsLauncher() {
                         />
                       )}
                     </Stack>
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {team.blurb}
                     </Typography>
                   </CardContent>

@@ -55,7 +55,7 @@ export function ProjectCard({
             >
               {project.title}
             </Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {project.researchArea}
             </Typography>
           </Box>
@@ -82,7 +82,7 @@ export function ProjectCard({
           sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
         >
           <ProjectStatusChip status={project.status} />
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Stage: {humanize(project.workflowStage)}
           </Typography>
         </Stack>
@@ -103,11 +103,11 @@ export function ProjectCard({
               aria-label={`${project.title} progress`}
             />
           </Box>
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             {Math.round(project.metrics.progress)}%
           </Typography>
         </Stack>
-        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+        <Typography variant="caption" color="textSecondary" component="p" sx={{ mt: 1 }}>
           Created {formatDate(project.dateCreated)} · Updated {formatDate(project.dateUpdated)}
           {project.access !== 'owner' && ` · Owner: ${project.ownerName}`}
         </Typography>

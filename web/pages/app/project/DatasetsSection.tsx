@@ -54,7 +54,7 @@ export function DatasetsSection({ project }: { project: Project }) {
           onRetry={() => void catalog.refetch()}
         />
       ) : project.datasets.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           No dataset is attached yet.
           {project.canEdit &&
             ' Pick one from the catalog below, or add entries in the Data Explorer.'}

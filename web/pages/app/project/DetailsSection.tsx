@@ -11,7 +11,7 @@ import { formatDateTime, humanize } from '../shared/format';
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box component="div" sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="dt" sx={{ fontWeight: 600 }}>
+      <Typography variant="caption" color="textSecondary" component="dt" sx={{ fontWeight: 600 }}>
         {label}
       </Typography>
       <Typography variant="body2" component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>

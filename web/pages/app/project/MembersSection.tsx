@@ -52,7 +52,7 @@ export function MembersSection({ project }: { project: Project }) {
           onRetry={() => void members.refetch()}
         />
       ) : members.data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Only the owner works on this project.{manage && ' Invite a colleague by e-mail below.'}
         </Typography>
       ) : (

@@ -27,7 +27,7 @@ function Part({ title, count, children }: { title: string; count: number; childr
     <Box component="section" aria-label={title}>
       <Typography variant="subtitle1" component="h3" sx={{ mb: 0.5 }}>
         {title}{' '}
-        <Typography component="span" color="text.secondary">
+        <Typography component="span" color="textSecondary">
           ({count})
         </Typography>
       </Typography>
@@ -38,7 +38,7 @@ function Part({ title, count, children }: { title: string; count: number; childr
 
 function None({ children }: { children: ReactNode }) {
   return (
-    <Typography variant="body2" color="text.secondary">
+    <Typography variant="body2" color="textSecondary">
       {children}
     </Typography>
   );
@@ -51,7 +51,7 @@ function StageAndProgress({ record }: { record: ProjectRecord }) {
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
         <Typography variant="body2">Stage:</Typography>
         <Chip size="small" color="primary" label={STAGE_LABELS[record.workflowStage]} />
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {record.stagesReached.length} of {record.stagesCovered.length} stages reached
         </Typography>
       </Stack>
@@ -83,7 +83,7 @@ function StageAndProgress({ record }: { record: ProjectRecord }) {
           </li>
         ))}
       </Stack>
-      <Typography variant="caption" color="text.secondary">
+      <Typography variant="caption" color="textSecondary">
         A stage is reached when a session of a team working in it completes on this project.
       </Typography>
     </Stack>

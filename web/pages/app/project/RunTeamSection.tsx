@@ -53,7 +53,7 @@ export function RunTeamSection({ project }: { project: Project }) {
           </Button>
         </Box>
       ) : (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           You can read this project and follow its sessions; only its owner and editors run teams in
           it.
         </Typography>

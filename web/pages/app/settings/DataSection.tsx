@@ -69,7 +69,7 @@ export function DataSection({ form, update }: SectionProps) {
             </TextField>
           </Grid>
         </Grid>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           The server keeps replies from the World Bank, IMF, FRED and Kaggle for an hour, so the
           same query is not fetched twice.
         </Typography>

@@ -32,7 +32,7 @@ export function InterfaceSection({ form, update }: SectionProps) {
             <FormControlLabel value="dark" control={<Radio />} label="Dark" />
             <FormControlLabel value="system" control={<Radio />} label="System" />
           </RadioGroup>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             Applies at once; save to keep it for your account on every device.
           </Typography>
         </FormControl>

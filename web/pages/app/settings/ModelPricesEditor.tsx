@@ -104,7 +104,7 @@ export function ModelPricesEditor({
 
   return (
     <Stack spacing={2}>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Costs are estimates: tokens times a price per million tokens. The defaults are OpenAI&apos;s
         and Anthropic&apos;s list prices as of {prices.defaultsAsOf} (no caching or batch
         discounts); providers change them, so set your own where yours differ. A model without a
@@ -128,7 +128,7 @@ export function ModelPricesEditor({
             {rows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={4}>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     You have made no model calls yet.
                   </Typography>
                 </TableCell>

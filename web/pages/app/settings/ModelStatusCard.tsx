@@ -38,7 +38,7 @@ function TestResult({ result }: { result: ConnectionTest }) {
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 1 }}>
-      <Typography variant="body2" color="text.secondary" sx={{ minWidth: 96 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ minWidth: 96 }}>
         {label}
       </Typography>
       <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
@@ -85,7 +85,7 @@ export function ModelStatusCard({
         Model for your sessions
       </Typography>
       {invalid ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Correct the highlighted fields to see which model your sessions would use.
         </Typography>
       ) : status.isPending ? (
@@ -120,7 +120,7 @@ export function ModelStatusCard({
         </Alert>
       ) : null}
       {draft && !invalid && (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           This includes your unsaved changes; sessions use them after you save.
         </Typography>
       )}

@@ -31,7 +31,7 @@ export function RuntimeSection({ form, update, errors }: SectionProps) {
             },
           }}
         />
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Code runs without network access, in a private temporary directory, with limits on memory,
           processes and output.
         </Typography>

@@ -115,7 +115,7 @@ export function SecuritySection() {
             Change password
           </Button>
         </Stack>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Changing the password keeps you signed in here and signs out your other sessions.
         </Typography>
       </Stack>
@@ -124,7 +124,7 @@ export function SecuritySection() {
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           Other sessions
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Signed in on a shared or lost device? Sign out everywhere except this browser.
         </Typography>
         {revoke.isSuccess && <Alert severity="success">{revoke.data.message}</Alert>}

@@ -32,7 +32,7 @@ export function SwitchField({
         label={label}
       />
       {description && (
-        <Typography variant="body2" color="text.secondary" sx={{ ml: 6, mt: -0.5 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ ml: 6, mt: -0.5 }}>
           {description}
         </Typography>
       )}
@@ -47,7 +47,7 @@ export function SectionHeading({ title, subtitle }: { title: string; subtitle: s
       <Typography variant="h6" component="h2">
         {title}
       </Typography>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {subtitle}
       </Typography>
     </Box>
@@ -58,15 +58,15 @@ export function SectionHeading({ title, subtitle }: { title: string; subtitle: s
 export function SliderScale({ left, right, note }: { left: string; right: string; note?: string }) {
   return (
     <Stack direction="row" sx={{ justifyContent: 'space-between', mt: -0.5 }}>
-      <Typography variant="caption" color="text.secondary">
+      <Typography variant="caption" color="textSecondary">
         {left}
       </Typography>
       {note && (
-        <Typography variant="caption" color="text.secondary">
+        <Typography variant="caption" color="textSecondary">
           {note}
         </Typography>
       )}
-      <Typography variant="caption" color="text.secondary">
+      <Typography variant="caption" color="textSecondary">
         {right}
       </Typography>
     </Stack>
