@@ -91,7 +91,7 @@ export default function PublicLayout() {
         <div className="ea-container ea-container--lg ea-footer-row">
           <div>
             <h6 className="ea-t ea-t-subtitle2">EconAgents</h6>
-            <p className="ea-t ea-t-body2">
+            <p className="ea-t ea-t-body2 ea-t-secondary">
               An open, non-profit platform for economic research with teams of AI agents.
             </p>
           </div>
@@ -110,7 +110,7 @@ export default function PublicLayout() {
               API reference
             </a>
           </nav>
-          <span className="ea-t ea-t-caption">{versionLabel(version)}</span>
+          <span className="ea-t ea-t-caption ea-t-secondary">{versionLabel(version)}</span>
         </div>
       </footer>
     </div>

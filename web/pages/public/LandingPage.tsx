@@ -85,7 +85,7 @@ function SectionTitle({ id, title, subtitle }: { id: string; title: string; subt
       <h2 id={id} className="ea-t ea-t-h4">
         {title}
       </h2>
-      <p className="ea-t ea-t-body1">{subtitle}</p>
+      <p className="ea-t ea-t-body1 ea-t-secondary">{subtitle}</p>
     </div>
   );
 }
@@ -107,7 +107,7 @@ function Features() {
                   <Glyph name={FEATURE_ICONS[f.id]} />
                 </div>
                 <h3 className="ea-t ea-t-h6 ea-gutter-bottom">{f.title}</h3>
-                <p className="ea-t ea-t-body2">{f.text}</p>
+                <p className="ea-t ea-t-body2 ea-t-secondary">{f.text}</p>
               </div>
             </div>
           </div>
@@ -133,7 +133,7 @@ function Testimonials() {
           <Glyph name="FormatQuote" className="ea-quote-mark" />
           <div aria-live={paused ? 'polite' : 'off'} aria-atomic="true" data-testid="testimonial">
             <blockquote className="ea-quote">{current.quote}</blockquote>
-            <p className="ea-t ea-t-body1 ea-quote-who">— {current.who}</p>
+            <p className="ea-t ea-t-body1 ea-t-secondary ea-quote-who">— {current.who}</p>
           </div>
           <div className="ea-quote-controls">
             {TESTIMONIALS.map((t, i) => (
@@ -217,7 +217,7 @@ function Partners() {
                 </div>
                 <div>
                   <h3 className="ea-t ea-t-subtitle1 ea-partner-name">{p.name}</h3>
-                  <p className="ea-t ea-t-body2">{p.text}</p>
+                  <p className="ea-t ea-t-body2 ea-t-secondary">{p.text}</p>
                 </div>
               </div>
             </div>
