@@ -30,21 +30,44 @@ const WORKERS = 8;
  * counted). PostgreSQL: every pg client's query
  * (Drizzle's pool and pg-boss's); PGlite: the client's query/exec and those inside transactions.
  */
-const sqlLog = { on: false, statements: [] as string[] };
+const sqlLog = {
+  on: false,
+  statements: [] as string[],
+  at: [] as number[],
+  took: [] as number[],
+  t0: 0,
+};
 /** The benchmark's own poll (waitAllDone), left out of the count. */
 const OWN_POLL = /^select "status", "error" from "agent_sessions"/;
-function record(text: unknown): void {
-  if (!sqlLog.on) return;
+/** Records a statement sent; returns what to call when its answer came (for the trace). */
+function record(text: unknown): () => void {
+  const none = () => undefined;
+  if (!sqlLog.on) return none;
   const t = typeof text === 'string' ? text : ((text as { text?: string } | null)?.text ?? '?');
   const statement = t.replace(/\s+/g, ' ').trim();
-  if (!OWN_POLL.test(statement)) sqlLog.statements.push(statement);
+  if (OWN_POLL.test(statement)) return none;
+  const i = sqlLog.statements.push(statement) - 1;
+  const sent = performance.now();
+  sqlLog.at.push(sent - sqlLog.t0);
+  sqlLog.took.push(NaN);
+  const statements = sqlLog.statements;
+  return () => {
+    if (sqlLog.statements === statements) sqlLog.took[i] = performance.now() - sent;
+  };
 }
 function countSqlOnPostgres(): void {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]) {
-    record(args[0]);
-    return original.apply(this, args);
+    const answered = record(args[0]);
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last] as (...a: unknown[]) => unknown;
+      args[last] = (...a: unknown[]) => (answered(), callback(...a));
+    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise) void result.then(answered, answered);
+    return result;
   };
 }
 interface QueryTarget {
@@ -56,8 +79,14 @@ function countSqlOnPglite(client: QueryTarget): void {
   const wrap = (target: QueryTarget) => {
     const query = target.query.bind(target);
     const exec = target.exec.bind(target);
-    target.query = (...args) => (record(args[0]), query(...args));
-    target.exec = (...args) => (record(args[0]), exec(...args));
+    const timed = (run: () => Promise<unknown>, text: unknown) => {
+      const answered = record(text);
+      const result = run();
+      void result.then(answered, answered);
+      return result;
+    };
+    target.query = (...args) => timed(() => query(...args), args[0]);
+    target.exec = (...args) => timed(() => exec(...args), args[0]);
   };
   wrap(client);
   const transaction = client.transaction.bind(client);
@@ -176,6 +205,9 @@ async function main(): Promise<void> {
     let lastStatements: string[] = [];
     for (let i = 0; i < modelSessions; i++) {
       sqlLog.statements = [];
+      sqlLog.at = [];
+      sqlLog.took = [];
+      sqlLog.t0 = performance.now();
       sqlLog.on = true;
       const id = await executeQuick(t, accessToken, { modelInAnalyse: true });
       finished.push(
@@ -187,7 +219,10 @@ async function main(): Promise<void> {
         })),
       );
       statementsPerSession.push(sqlLog.statements.length);
-      lastStatements = sqlLog.statements;
+      lastStatements = sqlLog.statements.map(
+        (st, j) =>
+          `${sqlLog.at[j]!.toFixed(1).padStart(7)} ms +${sqlLog.took[j]!.toFixed(1).padStart(5)}  ${st}`,
+      );
     }
     const modelIds = finished.map((s) => s.sessionId);
     const calls = await t.ctx.db
@@ -224,6 +259,11 @@ async function main(): Promise<void> {
         `= ${((100 * meanOverhead) / meanModel).toFixed(1)}% of model time ` +
         `(${((100 * meanOverhead) / meanWall).toFixed(1)}% of wall time)`,
     );
+    const overheads = rows.map((r) => r.overhead).sort((a, b) => a - b);
+    console.log(
+      `  runtime per session, each run sorted (ms): ${overheads.map((o) => o.toFixed(0)).join(', ')} ` +
+        `-> median ${percentile(overheads, 50).toFixed(0)} ms`,
+    );
     statementsPerSession.sort((a, b) => a - b);
     console.log(
       `  SQL statements per session with a model call (start request to 300 ms after completed, 2 phases, ` +
@@ -231,13 +271,17 @@ async function main(): Promise<void> {
         `min ${statementsPerSession[0]}, max ${statementsPerSession.at(-1)}`,
     );
     const kinds = new Map<string, number>();
-    for (const st of lastStatements) kinds.set(kindOf(st), (kinds.get(kindOf(st)) ?? 0) + 1);
+    for (const line of lastStatements) {
+      const st = line.replace(/^\s*[\d.]+ ms \+\s*[\d.NaN]+ {2}/, '');
+      kinds.set(kindOf(st), (kinds.get(kindOf(st)) ?? 0) + 1);
+    }
     console.log('  by kind, last session:');
     for (const [k, n] of [...kinds].sort((a, b) => b[1] - a[1])) {
       console.log(`    ${String(n).padStart(3)}  ${k.slice(0, 110)}`);
     }
     if (process.env.BENCH_SQL_TRACE) {
-      for (const st of lastStatements) console.log(`    | ${st.slice(0, 160)}`);
+      // Each statement with the time it was sent, from the start request.
+      for (const st of lastStatements) console.log(`    | ${st.slice(0, 170)}`);
     }
   } finally {
     await t.close();

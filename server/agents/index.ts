@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import type { AgentRuntime } from './runtime/types';
 import { issueDownloadToken } from '../platform/access';
 import { createEventBus } from '../platform/events';
-import { CHANNELS, type RuntimeCore } from './runtime/runtime-core';
+import { CHANNELS, type JobsMessage, type RuntimeCore } from './runtime/runtime-core';
 import { createServiceHost } from '../platform/services';
 import { createWorkspace } from './kit/workspace';
 import { createModelLayer } from './llm/model-layer';
@@ -89,6 +89,7 @@ export async function createAgentRuntime(
       phaseTimeoutMs: settings.phaseTimeoutSeconds * 1000,
       leaseMs,
     },
+    instance: crypto.randomUUID(),
   };
   const sessions = createSessionService(core);
   // Every process follows workflows (the version check lets one of them move each on).
@@ -102,14 +103,17 @@ export async function createAgentRuntime(
   if (opts.worker) {
     runner = createRunner(core);
     const r = runner;
-    bus.subscribe(CHANNELS.jobs, () => queue.wake());
+    bus.subscribe(CHANNELS.jobs, (payload) => {
+      // Jobs this process queued woke its workers when they were queued.
+      if ((payload as Partial<JobsMessage> | null)?.from !== core.instance) queue.wake();
+    });
     await bus.ready();
     // Embedded, this process owns the database: any lease left is from a process that died.
     if (ctx.database.kind === 'pglite') {
       const cleared = await store.clearAllLeases();
       if (cleared > 0) ctx.log.info({ sessions: cleared }, 'released leases of a previous process');
     }
-    await queue.work(settings.workerConcurrency, (job) => r.run(job));
+    await queue.work(settings.workerConcurrency, (job, ack) => r.run(job, ack));
     // Sessions left processing (process killed, or stopped mid-phase) are resumed now.
     const resumed = await r.sweep(ctx.database.kind === 'pglite' ? 0 : leaseMs);
     if (resumed > 0) ctx.log.info({ sessions: resumed }, 'resuming agent sessions');

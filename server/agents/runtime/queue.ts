@@ -9,6 +9,8 @@ import type { DatabaseHandle } from '../../db/connect';
  * was queued for, the session row holds everything else.
  */
 const PHASE_QUEUE = 'agent-phase';
+/** How long an acknowledged job waits for its handler before it is recorded done anyway. */
+const ACK_DELAY_MS = 1000;
 
 export interface PhaseJob {
   sessionId: string;
@@ -21,8 +23,15 @@ export interface PhaseQueue {
   depth(): Promise<number | null>;
   /** Queues a phase job; a second job for the same session step is dropped while one waits. */
   enqueue(job: PhaseJob): Promise<void>;
-  /** Runs up to `concurrency` jobs at once, calling `handler` for each. */
-  work(concurrency: number, handler: (job: PhaseJob) => Promise<void>): Promise<void>;
+  /**
+   * Runs up to `concurrency` jobs at once, calling `handler` for each. The handler may call
+   * `ack` to have its job recorded as done before it returns (it goes on with work that no job
+   * stands for); a handler that throws after `ack` leaves its job done.
+   */
+  work(
+    concurrency: number,
+    handler: (job: PhaseJob, ack: () => void) => Promise<void>,
+  ): Promise<void>;
   /** Wakes this process's idle workers (a job was queued somewhere). */
   wake(): void;
   /** Stops taking new jobs (shutdown begins). */
@@ -121,11 +130,25 @@ export async function createPhaseQueue(opts: {
             }
             for (const job of jobs) {
               active++;
-              void handler(job.data)
-                .then(
-                  () => boss.complete(PHASE_QUEUE, job.id),
-                  (err: unknown) =>
-                    boss.fail(PHASE_QUEUE, job.id, { message: (err as Error).message }),
+              let completed: Promise<unknown> | undefined;
+              let ackTimer: NodeJS.Timeout | undefined;
+              const complete = () => {
+                clearTimeout(ackTimer);
+                return (completed ??= boss.complete(PHASE_QUEUE, job.id).catch((err: unknown) => {
+                  log.warn({ err: (err as Error).message }, 'could not record job outcome');
+                }));
+              };
+              // An acknowledged job is recorded done when its handler returns, or after a second
+              // if it goes on (before the job could expire): not in the middle of the next
+              // phase's first statements (PGlite runs one statement at a time).
+              const ack = () => {
+                if (!completed && !ackTimer) ackTimer = setTimeout(complete, ACK_DELAY_MS);
+              };
+              void handler(job.data, ack)
+                .then(complete, (err: unknown) =>
+                  completed || ackTimer
+                    ? complete()
+                    : boss.fail(PHASE_QUEUE, job.id, { message: (err as Error).message }),
                 )
                 .catch((err: unknown) => {
                   log.warn({ err: (err as Error).message }, 'could not record job outcome');

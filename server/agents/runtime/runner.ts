@@ -1,19 +1,12 @@
 import os from 'node:os';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { PhaseResult } from '../../../common/agents';
+import type { LogEntry, PhaseResult } from '../../../common/agents';
 import type { AgentSessionRow } from '../../db/schema/agents';
 import { AppError } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionLine, completionPatch } from './session-completion';
-import {
-  enqueuePhase,
-  notifyOwner,
-  publishLog,
-  publishUpdate,
-  writeLog,
-  writeLogs,
-} from './session-events';
+import { enqueuePhase, notifyOwner, publishLog, publishUpdate, writeLog } from './session-events';
 import { machineState, sessionLink, teamName } from './session-view';
 import { isModelError } from '../llm/errors';
 import type { ModelHandle } from '../llm/model-layer';
@@ -38,8 +31,12 @@ class StopSignal extends Error {
 class PhaseOutputError extends Error {}
 
 export interface Runner {
-  /** Runs the phase job (called by the queue's workers). */
-  run(job: PhaseJob): Promise<void>;
+  /**
+   * Runs the phase job (called by the queue's workers), then the session's next phases while
+   * they follow without a checkpoint. `ack` is called once the job's own phase is written: the
+   * queue records the job as done then, not after the phases that follow.
+   */
+  run(job: PhaseJob, ack?: () => void): Promise<void>;
   /** Queues every session that should be running but is not (at start and periodically). */
   sweep(idleMs: number): Promise<number>;
   /** Sessions this process is running now. */
@@ -62,6 +59,30 @@ export function checkpointLabel(checkpoint: number | null, title: string): strin
   const t = title.trim();
   if (/^checkpoint\b/i.test(t)) return t;
   return checkpoint === null ? t : `Checkpoint ${checkpoint}: ${t}`;
+}
+
+/**
+ * The line a phase starts with. A re-run: the newest feedback was given at this phase's
+ * checkpoint and not approved.
+ */
+function revisionOf(
+  row: Pick<AgentSessionRow, 'phase' | 'feedback' | 'results'>,
+): { feedback: string; previousResult: unknown } | null {
+  const lastFeedback = row.feedback[row.feedback.length - 1];
+  const previous = row.results.find((r) => r.phase === row.phase);
+  return lastFeedback && !lastFeedback.approved && lastFeedback.phase === row.phase && previous
+    ? { feedback: lastFeedback.feedback, previousResult: previous.result }
+    : null;
+}
+
+function startLine(
+  row: Pick<AgentSessionRow, 'phase' | 'feedback' | 'results'>,
+  phases: PhaseDefinition[],
+): string {
+  const name = phases[row.phase - 1]?.name ?? `Phase ${row.phase}`;
+  return revisionOf(row)
+    ? `Running phase ${row.phase}/${phases.length} again with your feedback: ${name}`
+    : `Starting phase ${row.phase}/${phases.length}: ${name}`;
 }
 
 function failureMessage(phase: PhaseDefinition, err: unknown): string {
@@ -217,7 +238,17 @@ export function createRunner(core: RuntimeCore): Runner {
     return log;
   }
 
-  async function execute(row: AgentSessionRow, controller: AbortController): Promise<void> {
+  /**
+   * Runs the row's phase under its lease. `started`: its start line, already written with the
+   * previous phase's result (published here, first). Returns the session leased for its next
+   * phase when that phase follows at once (no checkpoint, not stopping): the result's write
+   * took the lease for it and wrote its start line, so it runs here without a job or a claim.
+   */
+  async function execute(
+    row: AgentSessionRow,
+    session: AbortSignal,
+    started?: LogEntry,
+  ): Promise<{ row: AgentSessionRow; started: LogEntry | undefined } | undefined> {
     const team: TeamDefinition | undefined = registry.team(row.teamId);
     if (!team) {
       await fail(row, 'runtime', `The ${row.teamId} team is not available on this server`);
@@ -229,6 +260,12 @@ export function createRunner(core: RuntimeCore): Runner {
       await fail(row, 'runtime', `Phase ${row.phase} does not exist in this session's plan`);
       return;
     }
+    // This phase's stops (timeout, budget, lost lease) and the session's (cancel, pause, reset,
+    // shutdown), which outlive the phase.
+    const controller = new AbortController();
+    const follow = () => controller.abort(session.reason);
+    if (session.aborted) follow();
+    else session.addEventListener('abort', follow, { once: true });
     const signal = controller.signal;
     const timeoutMs =
       (phase.timeoutSeconds ?? 0) > 0 ? phase.timeoutSeconds! * 1000 : limits.phaseTimeoutMs;
@@ -268,19 +305,13 @@ export function createRunner(core: RuntimeCore): Runner {
       Math.max(250, Math.floor(limits.leaseMs / 3)),
     );
 
-    const started = performance.now();
+    const startedAt = performance.now();
     try {
       // The cached totals are current: they are refreshed after every phase that used the model.
       if (row.tokenBudget !== null && usage.used >= row.tokenBudget) {
         throw new StopSignal('budget', budgetText(row, usage.used));
       }
-      const lastFeedback = row.feedback[row.feedback.length - 1];
-      const previous = row.results.find((r) => r.phase === row.phase);
-      // A re-run: the newest feedback was given at this phase's checkpoint and not approved.
-      const revision =
-        lastFeedback && !lastFeedback.approved && lastFeedback.phase === row.phase && previous
-          ? { feedback: lastFeedback.feedback, previousResult: previous.result }
-          : null;
+      const revision = revisionOf(row);
       const resultList = row.results.filter((r) => r.phase < row.phase);
       const results: Record<string, unknown> = {};
       for (const r of resultList) results[r.key] = r.result;
@@ -328,13 +359,8 @@ export function createRunner(core: RuntimeCore): Runner {
         revision,
         signal,
       };
-      await writeLog(
-        core,
-        row,
-        revision
-          ? `Running phase ${row.phase}/${phases.length} again with your feedback: ${phase.name}`
-          : `Starting phase ${row.phase}/${phases.length}: ${phase.name}`,
-      );
+      if (started) await publishLog(core, row, started);
+      else await writeLog(core, row, startLine(row, phases));
       const raw = await untilAborted(phase.run(ctx), signal);
       if (signal.aborted) throw signal.reason as Error;
       const parsed = phase.result.safeParse(raw);
@@ -371,7 +397,19 @@ export function createRunner(core: RuntimeCore): Runner {
       );
       const waiting = next.state.status === 'waiting_for_input';
       const done = next.state.status === 'completed';
-      const after = await store.update(
+      // The next phase follows at once: it runs here, under the lease this write takes for it.
+      const continues = next.runPhase && !stopping && !session.aborted;
+      const label = checkpointLabel(next.state.checkpoint, phase.checkpoint?.title ?? phase.name);
+      const nextStart = continues
+        ? startLine(
+            { phase: next.state.phase, feedback: row.feedback, results: allResults },
+            phases,
+          )
+        : undefined;
+      // The phase's result, the session's new state and the log lines that follow it (completed;
+      // then waiting at the checkpoint, the session completed, or the next phase's start) in one
+      // statement; the lines are published below in their places among the updates.
+      const written = await store.updateWithLogs(
         row.id,
         { step: row.step, leaseOwner: owner },
         {
@@ -382,9 +420,13 @@ export function createRunner(core: RuntimeCore): Runner {
           results: allResults,
           // The session's provenance goes with the phase's result, in the same write.
           provenance: provenance.completed(entry.completedAt),
-          leaseOwner: null,
-          leaseUntil: null,
-          attempts: 0,
+          ...(continues
+            ? {
+                leaseOwner: owner,
+                leaseUntil: new Date(Date.now() + limits.leaseMs),
+                attempts: 1,
+              }
+            : { leaseOwner: null, leaseUntil: null, attempts: 0 }),
           ...(totals
             ? {
                 inputTokens: totals.inputTokens,
@@ -395,23 +437,26 @@ export function createRunner(core: RuntimeCore): Runner {
             : {}),
           ...(done ? completionPatch(team, allResults) : {}),
         },
+        [
+          {
+            message: `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${seconds(performance.now() - startedAt)}`,
+            level: 'info',
+          },
+          ...(waiting
+            ? [{ message: `Waiting for your feedback at ${label}`, level: 'info' as const }]
+            : []),
+          ...(done ? [{ message: completionLine(row), level: 'info' as const }] : []),
+          ...(nextStart ? [{ message: nextStart, level: 'info' as const }] : []),
+        ],
       );
       // Cancelled, paused or reset while finishing: that change stands, this result is dropped
       // (the usage totals are still written).
-      if (!after) {
+      if (!written) {
         if (totals) await store.setUsage(row.id, totals);
         return;
       }
-
-      // The phase's log lines after its result (completed; then waiting at the checkpoint, or
-      // the session completed) are written in one statement and published in their places.
-      const elapsed = seconds(performance.now() - started);
-      const label = checkpointLabel(after.checkpoint, phase.checkpoint?.title ?? phase.name);
-      const [completedLine, nextLine] = await writeLogs(core, after, [
-        `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${elapsed}`,
-        ...(waiting ? [`Waiting for your feedback at ${label}`] : []),
-        ...(done ? [completionLine(after)] : []),
-      ]);
+      const after = written.row;
+      const [completedLine, nextLine] = written.logs;
       await publishLog(core, after, completedLine);
       await publishUpdate(core, after, {
         updateType: 'phase_completed',
@@ -440,6 +485,8 @@ export function createRunner(core: RuntimeCore): Runner {
         });
       } else if (done) {
         await announceCompletion(core, after, nextLine);
+      } else if (continues) {
+        return { row: after, started: nextLine };
       } else if (next.runPhase) {
         await enqueuePhase(core, after);
       }
@@ -465,23 +512,64 @@ export function createRunner(core: RuntimeCore): Runner {
     } finally {
       clearTimeout(timer);
       clearInterval(heartbeat);
+      session.removeEventListener('abort', follow);
+    }
+  }
+
+  /**
+   * A session leased for its next phase that this process will not run (shutdown, or the
+   * session was cancelled, paused or reset meanwhile): its start line is published, the lease
+   * given back and, if it is still to run, its job queued for any process.
+   */
+  async function handBack(row: AgentSessionRow, started: LogEntry | undefined): Promise<void> {
+    await publishLog(core, row, started);
+    await store.releaseLease(row.id, owner);
+    const current = await store.get(row.id);
+    if (current && current.step === row.step && current.status === 'processing') {
+      await enqueuePhase(core, current);
     }
   }
 
   return {
-    async run(job) {
+    async run(job, ack) {
       if (stopping) throw new Error('This worker is stopping');
-      const row = await store.claim(job.sessionId, job.step, owner, limits.leaseMs);
+      const claimed = await store.claim(job.sessionId, job.step, owner, limits.leaseMs);
       // Stale (the session moved on), duplicate or held by a live runner: nothing to do.
-      if (!row) return;
+      if (!claimed) return;
+      // Stops of the session (cancel, pause, reset, shutdown), for every phase run here.
       const controller = new AbortController();
       let finish!: () => void;
       const done = new Promise<void>((resolve) => (finish = resolve));
-      inFlight.set(row.id, { controller, done });
+      inFlight.set(claimed.id, { controller, done });
+      let row = claimed;
+      let started: LogEntry | undefined;
       try {
-        await execute(row, controller);
+        for (;;) {
+          let next;
+          try {
+            next = await execute(row, controller.signal, started);
+          } catch (err) {
+            // The database failed under a phase that no job stands for any more (the job was
+            // recorded done after the first phase): queue one, or leave it to the sweep.
+            if (row === claimed) throw err;
+            core.app.log.warn(
+              { err: (err as Error).message, sessionId: row.id },
+              'phase failed outside its job; handing the session back',
+            );
+            await handBack(row, undefined).catch(() => undefined);
+            return;
+          }
+          if (!next) return;
+          ack?.();
+          if (stopping || controller.signal.aborted) {
+            await handBack(next.row, next.started);
+            return;
+          }
+          row = next.row;
+          started = next.started;
+        }
       } finally {
-        inFlight.delete(row.id);
+        inFlight.delete(claimed.id);
         finish();
       }
     },

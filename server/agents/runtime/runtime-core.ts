@@ -35,6 +35,11 @@ export interface UpdateEnvelope {
   logSeq?: number;
 }
 
+/** What travels on CHANNELS.jobs: the runtime that queued (it woke its own workers already). */
+export interface JobsMessage {
+  from: string;
+}
+
 export interface ControlMessage {
   sessionId: string;
   reason: 'cancel' | 'pause' | 'reset';
@@ -59,4 +64,6 @@ export interface RuntimeCore {
   queue: PhaseQueue;
   models: ModelLayer;
   limits: RuntimeLimits;
+  /** This runtime among those on the bus (several may share a process, as in tests). */
+  instance: string;
 }

@@ -52,7 +52,8 @@ export function completionLine(row: Pick<AgentSessionRow, 'plan'>): string {
 
 /**
  * Announces a completion after the write: log line, process_completed, notification. `written`
- * is that log line when the caller already wrote it with its own (writeLogs); it is published
+ * is that log line when the caller already wrote it with the completing change
+ * (store.updateWithLogs); it is published
  * here, in its place.
  */
 export async function announceCompletion(

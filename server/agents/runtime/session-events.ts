@@ -2,7 +2,7 @@ import type { LogEntry, SessionUpdate } from '../../../common/agents';
 import type { AgentSessionRow } from '../../db/schema/agents';
 import { MAX_EVENT_PAYLOAD_BYTES } from '../../platform/events';
 import type { NewNotification } from '../../platform/notify';
-import { CHANNELS, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
+import { CHANNELS, type JobsMessage, type RuntimeCore, type UpdateEnvelope } from './runtime-core';
 
 /**
  * What the runtime tells about a session after each write: updates on the bus (for every
@@ -66,22 +66,7 @@ export async function writeLog(
   return entry;
 }
 
-/**
- * Appends several log lines in one statement and returns them in order, unpublished: the caller
- * publishes each (publishLog) where it belongs among the session's other updates.
- */
-export async function writeLogs(
-  core: RuntimeCore,
-  row: AgentSessionRow,
-  messages: string[],
-): Promise<LogEntry[]> {
-  return core.store.appendLogs(
-    row.id,
-    messages.map((message) => ({ message, level: 'info' as const })),
-  );
-}
-
-/** Publishes a log line that was written (writeLogs). */
+/** Publishes a log line that was written with the change it follows (store.updateWithLogs). */
 export async function publishLog(
   core: RuntimeCore,
   row: AgentSessionRow,
@@ -119,8 +104,10 @@ export async function enqueuePhase(
   row: Pick<AgentSessionRow, 'id' | 'step'>,
 ): Promise<void> {
   await core.queue.enqueue({ sessionId: row.id, step: row.step });
+  // This process's workers at once; the others (and this one again) by the bus.
+  core.queue.wake();
   try {
-    await core.bus.publish(CHANNELS.jobs, {});
+    await core.bus.publish(CHANNELS.jobs, { from: core.instance } satisfies JobsMessage);
   } catch {
     // Workers poll anyway.
   }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AgentInfo,
@@ -687,5 +687,81 @@ describe('log lines written together', () => {
     expect(await store.appendLogs(crypto.randomUUID(), [{ message: 'x', level: 'info' }])).toEqual(
       [],
     );
+  });
+});
+
+describe('a change written with its log lines (store.updateWithLogs)', () => {
+  it('writes both or neither: a stale step or another lease holder changes nothing', async () => {
+    const { c } = await researcher();
+    const id = await c.startTest('one statement');
+    await c.waitFor(id, waitingAt(1));
+    const store = createSessionStore(t.ctx.db);
+    const last = (await store.readLogs(id, { limit: 1000 })).at(-1)!.seq;
+    const leased = (await store.update(
+      id,
+      { step: (await store.get(id))!.step },
+      { leaseOwner: 'worker-a', leaseUntil: new Date(Date.now() + 60_000) },
+    ))!;
+    const lines = [
+      { message: 'first with the change', level: 'info' as const },
+      { message: 'second with the change', level: 'warn' as const },
+    ];
+
+    // Another worker's lease, or a step that moved on: no change, no line.
+    const stale = { step: leased.step, leaseOwner: 'worker-b' };
+    expect(await store.updateWithLogs(id, stale, { error: 'stale' }, lines)).toBeUndefined();
+    const old = { step: leased.step - 1, leaseOwner: 'worker-a' };
+    expect(await store.updateWithLogs(id, old, { error: 'old' }, lines)).toBeUndefined();
+    const untouched = (await store.get(id))!;
+    expect(untouched).toMatchObject({ step: leased.step, error: null, logSeq: last });
+    expect(await store.readLogs(id, { after: last, limit: 10 })).toEqual([]);
+
+    const holder = { step: leased.step, leaseOwner: 'worker-a' };
+    const written = await store.updateWithLogs(id, holder, { error: 'held' }, lines);
+    expect(written?.row).toMatchObject({ step: leased.step + 1, error: 'held', logSeq: last + 2 });
+    // The row comes back as the table's columns decode it.
+    expect(written?.row.leaseUntil).toBeInstanceOf(Date);
+    expect(written?.row.updatedAt).toBeInstanceOf(Date);
+    expect(written?.logs.map((e) => [e.seq, e.level, e.message])).toEqual([
+      [last + 1, 'info', 'first with the change'],
+      [last + 2, 'warn', 'second with the change'],
+    ]);
+    expect(await store.readLogs(id, { after: last, limit: 10 })).toEqual(written?.logs);
+    // The next line follows them.
+    expect((await store.appendLog(id, 'after them', 'info'))?.seq).toBe(last + 3);
+    // The same expectation again is stale now.
+    expect(await store.updateWithLogs(id, holder, { error: 'again' }, lines)).toBeUndefined();
+  });
+});
+
+describe('phases that follow without a checkpoint', () => {
+  it('run one after the other in the process that ran the first, under one job', async () => {
+    const { accessToken, c } = await researcher();
+    const exec = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/agents/runtime-test-quick/execute',
+      headers: bearer(accessToken),
+      payload: { input: { topic: 'one job' } },
+    });
+    const id = (exec.json().execution as Execution).executionId;
+    const done = await c.waitFor(id, hasStatus('completed'));
+    expect(done.results.map((r) => r.key)).toEqual(['analyse', 'finish']);
+    const entries = await createSessionStore(t.ctx.db).readLogs(id, { limit: 100 });
+    expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+    const lines = entries.map((e) => e.message.replace(/ in [\d.]+ s$/, ''));
+    expect(lines.filter((l) => l.startsWith('Starting phase'))).toEqual([
+      'Starting phase 1/2: Analyse',
+      'Starting phase 2/2: Finish',
+    ]);
+    const second = lines.indexOf('Starting phase 2/2: Finish');
+    expect(lines[second - 1]).toBe('Completed phase 1/2: Analyse');
+    expect(lines.at(-1)).toBe('Session completed: all 2 phases done');
+    // Only the first phase was queued; the lease was given up at the end.
+    const jobs = await t.ctx.db.execute(
+      sql`select data from pgboss.job where data->>'sessionId' = ${id}`,
+    );
+    expect((jobs as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+    const row = (await createSessionStore(t.ctx.db).get(id))!;
+    expect(row).toMatchObject({ leaseOwner: null, leaseUntil: null, attempts: 0 });
   });
 });

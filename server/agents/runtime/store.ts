@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { LogEntry, SessionStatus } from '../../../common/agents';
 import type { Database } from '../../db/connect';
 import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../../db/schema/agents';
@@ -58,22 +72,39 @@ export function createSessionStore(db: Database) {
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 
+  type NewLine = { message: string; level: LogEntry['level'] };
+
+  /** `(ord, level, message)` rows of the lines, numbered from 1, long messages cut. */
+  function lineValues(lines: NewLine[]): SQL {
+    return sql.join(
+      lines.map(({ message, level }, i) => {
+        const text =
+          message.length > LOG_LINE_MAX ? `${message.slice(0, LOG_LINE_MAX - 1)}…` : message;
+        return sql`(${i + 1}::int, ${level}::text, ${text}::text)`;
+      }),
+      sql`, `,
+    );
+  }
+
+  function toEntries(
+    rows: Array<{ seq: number; level: string; message: string; created_at: Date | string }>,
+  ): LogEntry[] {
+    return rows
+      .map((row) => ({
+        seq: Number(row.seq),
+        message: row.message,
+        level: row.level as LogEntry['level'],
+        timestamp: new Date(row.created_at).toISOString(),
+      }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
   /**
    * Appends log lines with the next sequence numbers, in their order, in one statement (the
    * session's counter moves on by their number). Empty when the session does not exist.
    */
-  async function appendLogs(
-    sessionId: string,
-    lines: Array<{ message: string; level: LogEntry['level'] }>,
-  ): Promise<LogEntry[]> {
+  async function appendLogs(sessionId: string, lines: NewLine[]): Promise<LogEntry[]> {
     if (lines.length === 0) return [];
-    const texts = lines.map(({ message }) =>
-      message.length > LOG_LINE_MAX ? `${message.slice(0, LOG_LINE_MAX - 1)}…` : message,
-    );
-    const values = sql.join(
-      lines.map((line, i) => sql`(${i + 1}::int, ${line.level}::text, ${texts[i]}::text)`),
-      sql`, `,
-    );
     const result = await db.execute(sql`
       with s as (
         update agent_sessions set log_seq = log_seq + ${lines.length}::int
@@ -82,18 +113,68 @@ export function createSessionStore(db: Database) {
       )
       insert into agent_session_logs (session_id, seq, level, message)
       select ${sessionId}, s.log_seq - ${lines.length}::int + l.ord, l.level, l.message
-      from s, (values ${values}) as l(ord, level, message)
+      from s, (values ${lineValues(lines)}) as l(ord, level, message)
       returning seq, level, message, created_at`);
-    return rowsOf<{ seq: number; level: string; message: string; created_at: Date | string }>(
-      result,
-    )
-      .map((row) => ({
-        seq: Number(row.seq),
-        message: row.message,
-        level: row.level as LogEntry['level'],
-        timestamp: new Date(row.created_at).toISOString(),
-      }))
-      .sort((a, b) => a.seq - b.seq);
+    return toEntries(
+      rowsOf<{ seq: number; level: string; message: string; created_at: Date | string }>(result),
+    );
+  }
+
+  /** The conditions of a guarded change (see `update`). */
+  function expected(id: string, expect: { step: number; leaseOwner?: string }): SQL | undefined {
+    const conditions = [eq(agentSessions.id, id), eq(agentSessions.step, expect.step)];
+    if (expect.leaseOwner) conditions.push(eq(agentSessions.leaseOwner, expect.leaseOwner));
+    return and(...conditions);
+  }
+
+  /**
+   * `update` and log lines after it in one statement (a data-modifying CTE): the lines are
+   * written only if the change is, with the numbers that follow the session's last line.
+   * Undefined when someone else changed the session.
+   */
+  async function updateWithLogs(
+    id: string,
+    expect: { step: number; leaseOwner?: string },
+    patch: SessionPatch,
+    lines: NewLine[],
+  ): Promise<{ row: AgentSessionRow; logs: LogEntry[] } | undefined> {
+    const n = lines.length;
+    const s = db.$with('s').as(
+      db
+        .update(agentSessions)
+        .set({
+          ...patch,
+          step: sql`${agentSessions.step} + 1`,
+          logSeq: sql`${agentSessions.logSeq} + ${n}::int`,
+          updatedAt: new Date(),
+        })
+        .where(expected(id, expect))
+        .returning(),
+    );
+    const l = db.$with('l', { seq: sql<number>`seq` }).as(sql`
+      insert into agent_session_logs (session_id, seq, level, message)
+      select s.id, s.log_seq - ${n}::int + v.ord, v.level, v.message
+      from s, (values ${lineValues(lines)}) as v(ord, level, message)
+      returning seq, level, message, created_at`);
+    // Every column of the updated row, read from the CTE (decoded as the table's columns).
+    const columns = Object.fromEntries(
+      Object.keys(getTableColumns(agentSessions)).map((k) => [
+        k,
+        (s as unknown as Record<string, unknown>)[k],
+      ]),
+    ) as unknown as ReturnType<typeof getTableColumns<typeof agentSessions>>;
+    const [found] = await db
+      .with(s, l)
+      .select({
+        row: columns,
+        logs: sql<
+          Array<{ seq: number; level: string; message: string; created_at: string }>
+        >`(select coalesce(json_agg(l order by l.seq), '[]'::json) from l)`,
+      })
+      .from(s);
+    if (!found) return undefined;
+    const logs = typeof found.logs === 'string' ? JSON.parse(found.logs) : found.logs;
+    return { row: found.row as AgentSessionRow, logs: toEntries(logs) };
   }
 
   return {
@@ -156,15 +237,15 @@ export function createSessionStore(db: Database) {
       expect: { step: number; leaseOwner?: string },
       patch: SessionPatch,
     ): Promise<AgentSessionRow | undefined> {
-      const conditions = [eq(agentSessions.id, id), eq(agentSessions.step, expect.step)];
-      if (expect.leaseOwner) conditions.push(eq(agentSessions.leaseOwner, expect.leaseOwner));
       const [row] = await db
         .update(agentSessions)
         .set({ ...patch, step: sql`${agentSessions.step} + 1`, updatedAt: new Date() })
-        .where(and(...conditions))
+        .where(expected(id, expect))
         .returning();
       return row;
     },
+
+    updateWithLogs,
 
     /** Usage totals cached on the session row (the model layer's records are the source). */
     async setUsage(
