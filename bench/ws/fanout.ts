@@ -8,7 +8,7 @@
  *
  * Anchor, in the same run and with the same clients' code: a bare `ws` server
  * (bench/ws/hello-broadcast.ts) sending the same number of messages of our updates' median size
- * to as many sockets. ours / anchor says what the bus, the hub and the database add over what
+ * to as many sockets, in bursts of a round's size. ours / anchor says what the bus, the hub and the database add over what
  * any Node WebSocket server needs on this machine.
  *
  *   npx tsx bench/ws/fanout.ts [clients=1000] [rounds=20]
@@ -97,15 +97,22 @@ interface FanOut {
   medianBytes: number;
 }
 
-/** Groups the raw arrivals by update (type, timestamp, size) and measures each delivery. */
+/**
+ * Groups the raw arrivals by update and measures each delivery. An update is serialised once and
+ * the same bytes go to every client, so its text is its key (two updates of the same type in the
+ * same millisecond and of the same size stay apart).
+ */
 function measure(arrivals: Arrival[], clients: number): FanOut {
   const byUpdate = new Map<string, { sent: number; at: number[] }>();
   const sizes: number[] = [];
   for (const { at, data } of arrivals) {
-    const m = JSON.parse(data.toString()) as WsServerMessage;
-    if (m.type !== 'session-update') continue;
-    const key = `${m.updateType}:${m.timestamp}:${data.length}`;
-    const entry = byUpdate.get(key) ?? { sent: Date.parse(m.timestamp), at: [] };
+    const key = data.toString();
+    let entry = byUpdate.get(key);
+    if (!entry) {
+      const m = JSON.parse(key) as WsServerMessage;
+      if (m.type !== 'session-update') continue;
+      entry = { sent: Date.parse(m.timestamp), at: [] };
+    }
     if (entry.at.length === 0) sizes.push(data.length);
     entry.at.push(at);
     byUpdate.set(key, entry);
@@ -192,9 +199,12 @@ async function anchor(messages: number, bytes: number): Promise<FanOut & { conne
       child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
     });
     const clients = await connectClients(`ws://127.0.0.1:${port}/ws`, CLIENTS);
-    for (let i = 0; i < messages; i++) {
-      await fetch(`http://127.0.0.1:${port}/broadcast?bytes=${bytes}`, { method: 'POST' });
-      await sleep(20);
+    // Bursts of a round's updates, as ours come (a phase's lines, its end, the checkpoint).
+    for (let i = 0; i < messages; i += UPDATES_PER_ROUND) {
+      await fetch(`http://127.0.0.1:${port}/broadcast?bytes=${bytes}&count=${UPDATES_PER_ROUND}`, {
+        method: 'POST',
+      });
+      await sleep(200);
     }
     await sleep(1000);
     clients.close();

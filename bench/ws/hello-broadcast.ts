@@ -4,7 +4,9 @@
  * What any Node WebSocket server on this machine needs to reach N clients, without our bus, hub
  * or database: bench/ws/fanout.ts measures it in the same run as ours.
  *
- *   PORT=... npx tsx bench/ws/hello-broadcast.ts   (POST /broadcast?bytes=600)
+ *   PORT=... npx tsx bench/ws/hello-broadcast.ts   (POST /broadcast?bytes=600&count=8)
+ *
+ * `count` messages are sent back to back, as a phase's updates come in a burst.
  */
 import http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -19,18 +21,24 @@ const server = http.createServer((req, res) => {
     return;
   }
   const bytes = Number(url.searchParams.get('bytes') ?? 600);
+  const count = Number(url.searchParams.get('count') ?? 1);
+  for (let i = 0; i < count; i++) broadcast(bytes, i);
+  res.writeHead(204).end();
+});
+
+/** One message to every socket; `seq` makes each message of a burst distinct. */
+function broadcast(bytes: number, seq: number): void {
   // Serialised once, the same bytes written to every socket, as the product's hub does.
   const message = (text: string) =>
     JSON.stringify({
       type: 'session-update',
       updateType: 'log_update',
       timestamp: new Date().toISOString(),
-      data: { message: text },
+      data: { seq, message: text },
     });
   const payload = message('x'.repeat(Math.max(0, bytes - message('').length)));
   for (const ws of clients) ws.send(payload);
-  res.writeHead(204).end();
-});
+}
 const wss = new WebSocketServer({ server, path: '/ws' });
 wss.on('connection', (ws) => {
   clients.add(ws);
