@@ -366,18 +366,7 @@ describe.skipIf(!ownServer && !baseDbUrl)(
         expect(done.status, done.error ?? '').toBe('completed');
         for (const p of [webA.proc, webB.proc, ...workers]) expect(p.child.exitCode).toBeNull();
 
-        // Each process listens on the bus again, and both web processes are ready.
-        await until(async () => {
-          const rows = await query<{ n: string }>(
-            `select count(*) as n from pg_stat_activity
-            where datname = $1 and application_name = 'econagents-events'`,
-            [dbName],
-          );
-          return Number(rows[0]?.n) === 4;
-        }, 'four event bus listeners');
-        for (const web of [webA, webB]) {
-          await until(async () => (await fetch(`${web.url}/api/ready`)).status === 200, 'ready');
-        }
+        await expectReconnected();
         // Updates after the reconnect reach a socket on the other web process.
         await socket.waitFor(
           (m) => isUpdate(m) && m.sessionId === id && m.updateType === 'process_completed',
@@ -491,17 +480,7 @@ describe.skipIf(!ownServer && !baseDbUrl)(
         for (const p of [webA.proc, webB.proc, ...workers]) {
           expect(p.child.exitCode, p.output()).toBeNull();
         }
-        for (const web of [webA, webB]) {
-          await until(async () => (await fetch(`${web.url}/api/ready`)).status === 200, 'ready');
-        }
-        await until(async () => {
-          const rows = await query<{ n: string }>(
-            `select count(*) as n from pg_stat_activity
-            where datname = $1 and application_name = 'econagents-events'`,
-            [dbName],
-          );
-          return Number(rows[0]?.n) === 4;
-        }, 'four event bus listeners');
+        await expectReconnected();
         await socket.waitFor(
           (m) => isUpdate(m) && m.sessionId === id && m.updateType === 'process_completed',
           WAIT_MS,
@@ -572,6 +551,21 @@ describe.skipIf(!ownServer && !baseDbUrl)(
       });
       expect(res.status).toBe(200);
       return workflowReplySchema.parse(await res.json()).workflow;
+    }
+
+    /** Each process listens on the bus again, and both web processes are ready. */
+    async function expectReconnected(): Promise<void> {
+      await until(async () => {
+        const rows = await query<{ n: string }>(
+          `select count(*) as n from pg_stat_activity
+            where datname = $1 and application_name = 'econagents-events'`,
+          [dbName],
+        );
+        return Number(rows[0]?.n) === 4;
+      }, 'four event bus listeners');
+      for (const web of [webA, webB]) {
+        await until(async () => (await fetch(`${web.url}/api/ready`)).status === 200, 'ready');
+      }
     }
 
     /** Waits for checkpoint 1 and approves it (the analyse phase then asks the model). */
