@@ -13,7 +13,14 @@
  *
  * PostgreSQL: a fresh database is created on TEST_DATABASE_URL's server (default
  * postgres://root@127.0.0.1:5432/postgres) and dropped at the end. `--url` adds another path to
- * measure the same way (e.g. `--url /api/documents`).
+ * measure the same way (e.g. `--url /api/documents`); `:project` in it stands for the project
+ * shared with the researcher (e.g. `--url '/api/agents/sessions?projectId=:project'`).
+ *
+ * Besides the projects the researcher has 20 agent sessions (finished, waiting, failed; some of
+ * their projects, 3 log lines each) and 41 notifications (two per session, half of them read,
+ * and the approval notice), for the notification, session and dashboard reads. No team runs:
+ * they are written into the database with the server stopped (PGlite is one process's), and
+ * the server is started again on it.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,6 +31,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { openDatabase } from '../../server/db/connect';
+import { agentSessionLogs, agentSessions, notifications } from '../../server/db/schema';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,7 +51,7 @@ const PROJECTS = Number(args.projects);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.org', password: 'bench-admin-password-1' };
-const PATHS = ['/api/projects', ...(args.url ?? [])];
+const PATH_ARGS = ['/api/projects', ...(args.url ?? [])];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -95,10 +104,9 @@ async function startHello(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-async function startServer(databaseUrl: string | undefined) {
+async function startServer(databaseUrl: string | undefined, dataDir: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-api-read-'));
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -131,7 +139,6 @@ async function startServer(databaseUrl: string | undefined) {
     child,
     async close() {
       await stop(child);
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -155,8 +162,15 @@ async function call(
   return (await res.json()) as { data: Record<string, unknown> };
 }
 
+interface Seeded {
+  token: string;
+  userId: string;
+  sharedProjectId: string;
+  projectIds: string[];
+}
+
 /** A researcher with PROJECTS projects: a few with a dataset, a favorite, one shared with them. */
-async function seed(base: string): Promise<string> {
+async function seed(base: string): Promise<Seeded> {
   const signIn = async (email: string, password: string) =>
     (
       (await call(base, 'POST', '/api/auth/login', null, { email, password })).data.tokens as {
@@ -175,6 +189,7 @@ async function seed(base: string): Promise<string> {
   await call(base, 'PUT', `/api/auth/users/${id}/status`, admin, { status: 'approved' });
   const token = await signIn(email, password);
   const areas = ['Labor', 'Macro', 'Trade', 'Health'];
+  const projectIds: string[] = [];
   for (let i = 0; i < PROJECTS; i++) {
     const p = (
       await call(base, 'POST', '/api/projects', i === 0 ? admin : token, {
@@ -183,6 +198,7 @@ async function seed(base: string): Promise<string> {
         researchArea: areas[i % areas.length],
       })
     ).data.project as { id: string };
+    projectIds.push(p.id);
     if (i === 0) {
       await call(base, 'POST', `/api/projects/${p.id}/members`, admin, {
         email,
@@ -193,7 +209,87 @@ async function seed(base: string): Promise<string> {
   }
   const list = await call(base, 'GET', '/api/projects', token);
   if (list.data.total !== PROJECTS) throw new Error(`seeded ${String(list.data.total)} projects`);
-  return token;
+  return { token, userId: id, sharedProjectId: projectIds[0]!, projectIds };
+}
+
+const SESSIONS = 20;
+
+/** The researcher's agent sessions, their log lines and notifications, written directly. */
+async function seedSessions(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  s: Seeded,
+): Promise<void> {
+  const handle = await openDatabase({ databaseUrl, dataDir });
+  try {
+    const teams = ['literature', 'data', 'model', 'code', 'ideation'] as const;
+    const statuses = ['completed', 'waiting_for_input', 'error', 'completed'] as const;
+    const now = Date.now();
+    for (let i = 0; i < SESSIONS; i++) {
+      const at = (seconds: number) => new Date(now - (SESSIONS - i) * 60_000 + seconds * 1000);
+      const status = statuses[i % statuses.length]!;
+      const [row] = await handle.db
+        .insert(agentSessions)
+        .values({
+          teamId: teams[i % teams.length]!,
+          ownerId: s.userId,
+          projectId: i % 2 === 0 ? s.projectIds[i % s.projectIds.length] : null,
+          input: { topic: `Benchmark topic ${i}` },
+          plan: ['first', 'second', 'third'],
+          status,
+          phase: 2,
+          results: [
+            {
+              phase: 1,
+              key: 'first',
+              name: 'First',
+              result: { n: i },
+              completedAt: at(10).toISOString(),
+            },
+          ],
+          feedback: [
+            {
+              phase: 1,
+              checkpoint: 1,
+              feedback: 'Approved',
+              approved: true,
+              submittedAt: at(20).toISOString(),
+            },
+          ],
+          error: status === 'error' ? 'The model did not answer' : null,
+          logSeq: 3,
+          createdAt: at(0),
+          updatedAt: at(30),
+          startedAt: at(0),
+          completedAt: status === 'completed' ? at(30) : null,
+        })
+        .returning({ id: agentSessions.id });
+      const sessionId = row!.id;
+      await handle.db.insert(agentSessionLogs).values(
+        [1, 2, 3].map((seq) => ({
+          sessionId,
+          seq,
+          message: `Benchmark log line ${seq}`,
+          createdAt: at(seq * 10),
+        })),
+      );
+      await handle.db.insert(notifications).values(
+        [1, 2].map((n) => ({
+          userId: s.userId,
+          kind: n === 1 ? ('session_waiting' as const) : ('session_completed' as const),
+          title: n === 1 ? 'Waiting for you' : 'Finished',
+          message: `Session ${i}, notice ${n}`,
+          link: `/app/${teams[i % teams.length]!}-team?session=${sessionId}`,
+          sessionId,
+          dedupeKey: `bench:${sessionId}:${n}`,
+          readAt: (i + n) % 2 === 0 ? at(40) : null,
+          createdAt: at(n * 15),
+        })),
+      );
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 interface Round {
@@ -230,10 +326,19 @@ async function runDatabase(kind: 'pglite' | 'postgres', hello: string): Promise<
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }
-  const server = await startServer(databaseUrl);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-api-read-'));
+  let server = await startServer(databaseUrl, dataDir);
   try {
-    const token = await seed(server.base);
-    const auth = { authorization: `Bearer ${token}` };
+    const seeded = await seed(server.base);
+    await server.close();
+    await seedSessions(databaseUrl, dataDir, seeded);
+    server = await startServer(databaseUrl, dataDir);
+    const check = await call(server.base, 'GET', '/api/notifications', seeded.token);
+    if (check.data.total !== SESSIONS * 2 + 1) {
+      throw new Error(`seeded ${String(check.data.total)} notifications`);
+    }
+    const auth = { authorization: `Bearer ${seeded.token}` };
+    const PATHS = PATH_ARGS.map((p) => p.replace(':project', seeded.sharedProjectId));
     // Warm both up (JIT, pools, prepared statements).
     await measure(hello, {}, 2);
     for (const p of PATHS) await measure(server.base + p, auth, 2);
@@ -275,6 +380,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', hello: string): Promise<
     console.log(`  load after:  ${load()}\n`);
   } finally {
     await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
     if (dbName) {
       const admin = new pg.Client({ connectionString: PG_URL });
       await admin.connect();

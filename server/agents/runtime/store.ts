@@ -12,9 +12,11 @@ import {
   or,
   sql,
   type SQL,
+  type SQLWrapper,
 } from 'drizzle-orm';
 import type { LogEntry, SessionStatus } from '../../../common/agents';
 import type { Database } from '../../db/connect';
+import { memberProjectIds } from '../../db/project-visibility';
 import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../../db/schema/agents';
 import type { SessionFilter } from './types';
 
@@ -60,15 +62,36 @@ function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+/** The list filter as its statement sees it: values, or the placeholders they are bound to. */
+type ListConditions = {
+  [K in keyof SessionFilter]?: SessionFilter[K] | SQLWrapper;
+} & { viewer?: string | SQLWrapper };
+const LIST_FIELDS = ['ownerId', 'teamId', 'agentId', 'status', 'projectId', 'viewer'] as const;
+
 /** Database access of the agent runtime (agent_sessions, agent_session_logs). */
 export function createSessionStore(db: Database) {
-  function filterWhere(f: SessionFilter): SQL | undefined {
+  /**
+   * The list's conditions, on values or on the placeholders of a prepared statement. `viewer`:
+   * the sessions that user may list, their own, and with a project filter every session of that
+   * project when they own it or are its member (administrators have no viewer: every session).
+   */
+  function listWhere(f: ListConditions): SQL | undefined {
     const conditions: SQL[] = [];
     if (f.ownerId) conditions.push(eq(agentSessions.ownerId, f.ownerId));
     if (f.teamId) conditions.push(eq(agentSessions.teamId, f.teamId));
     if (f.agentId) conditions.push(eq(agentSessions.agentId, f.agentId));
     if (f.status) conditions.push(eq(agentSessions.status, f.status));
     if (f.projectId) conditions.push(eq(agentSessions.projectId, f.projectId));
+    if (f.viewer) {
+      conditions.push(
+        f.projectId
+          ? or(
+              eq(agentSessions.ownerId, f.viewer),
+              inArray(sql`${f.projectId}::uuid`, memberProjectIds(db, f.viewer)),
+            )!
+          : eq(agentSessions.ownerId, f.viewer),
+      );
+    }
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 
@@ -97,6 +120,27 @@ export function createSessionStore(db: Database) {
         timestamp: new Date(row.created_at).toISOString(),
       }))
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * The page and its total (`count(*) over ()`) in one statement, prepared once per set of
+   * filters used and reused: a request only binds its values (docs/performance.md, API reads).
+   */
+  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  function buildList(used: ReadonlySet<string>, name: string) {
+    const bound: ListConditions = {};
+    for (const field of LIST_FIELDS) if (used.has(field)) bound[field] = sql.placeholder(field);
+    return db
+      .select({
+        row: agentSessions,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+      })
+      .from(agentSessions)
+      .where(listWhere(bound))
+      .orderBy(desc(agentSessions.createdAt), desc(agentSessions.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
   }
 
   /**
@@ -212,19 +256,26 @@ export function createSessionStore(db: Database) {
       return row!;
     },
 
+    /** A page of sessions, newest first, and its total; `viewer` as in listWhere. */
     async list(
       filter: SessionFilter,
       page: { limit: number; offset: number },
+      viewer?: string,
     ): Promise<{ rows: AgentSessionRow[]; total: number }> {
-      const where = filterWhere(filter);
-      const rows = await db
-        .select()
-        .from(agentSessions)
-        .where(where)
-        .orderBy(desc(agentSessions.createdAt), desc(agentSessions.id))
-        .limit(page.limit)
-        .offset(page.offset);
-      const [total] = await db.select({ n: count() }).from(agentSessions).where(where);
+      const values: ListConditions = { ...filter, viewer };
+      const used = new Set(LIST_FIELDS.filter((k) => values[k] !== undefined));
+      const key = LIST_FIELDS.map((k) => (used.has(k) ? '1' : '0')).join('');
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = buildList(used, `sessions_list_${key}`);
+        listStatements.set(key, statement);
+      }
+      const found = await statement.execute({ ...values, limit: page.limit, offset: page.offset });
+      const rows = found.map((r) => r.row);
+      if (found[0]) return { rows, total: found[0].total };
+      // An empty page: nothing matched, or the page is past the last one.
+      if (page.offset === 0) return { rows, total: 0 };
+      const [total] = await db.select({ n: count() }).from(agentSessions).where(listWhere(values));
       return { rows, total: Number(total?.n ?? 0) };
     },
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestApp } from '../../../test/app';
 import { agentSessionLogs, agentSessions } from '../../db/schema';
 import { client, type Client } from '../../../test/client';
+import { statementsOfRequest } from '../../../test/statements';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -261,5 +262,124 @@ describe('GET /api/dashboard', () => {
       expect(d.activeWorkflows).toHaveLength(5);
       expect(d.recentActivity).toHaveLength(10);
     });
+  });
+});
+
+describe('GET /api/dashboard of a project member', () => {
+  it('shows the shared project, its sessions and datasets, exact times, in one statement', async () => {
+    const owner = await createUser(t.app);
+    const member = await createUser(t.app);
+    const o = client(t.app, owner.accessToken);
+    const m = client(t.app, member.accessToken);
+    const gdp = (
+      await o.post('/api/datasets', { name: 'GDP', source: 'fred', dataType: 'time_series' })
+    ).body.data.dataset.id;
+    const shared = (
+      await o.post('/api/projects', { title: 'Shared', researchArea: 'Trade', datasets: [gdp] })
+    ).body.data.project;
+    const hidden = (await o.post('/api/projects', { title: 'Hidden', researchArea: 'Finance' }))
+      .body.data.project;
+    expect(
+      (await o.post(`/api/projects/${shared.id}/members`, { email: member.email, role: 'viewer' }))
+        .status,
+    ).toBe(200);
+    await m.put(`/api/projects/${shared.id}/favorite`);
+    const own = (await m.post('/api/projects', { title: 'Own', researchArea: 'Trade' })).body.data
+      .project;
+    const ofShared = await addSession({
+      teamId: 'data',
+      ownerId: owner.id,
+      projectId: shared.id,
+      status: 'waiting_for_input',
+      plan: ['loading', 'profiling'],
+      paused: true,
+      results: [
+        { phase: 1, key: 'loading', name: 'L', result: {}, completedAt: new Date().toISOString() },
+      ],
+    });
+    // The owner's session of a project the member does not see: not theirs to see.
+    const ofHidden = await addSession({ teamId: 'data', ownerId: owner.id, projectId: hidden.id });
+    // The member's own session naming the hidden project: theirs, without the project.
+    const mine = await addSession({ teamId: 'model', ownerId: member.id, projectId: hidden.id });
+    const [log] = await t.ctx.db
+      .insert(agentSessionLogs)
+      .values([
+        { sessionId: ofShared, seq: 1, level: 'warn', message: 'shared line' },
+        { sessionId: ofHidden, seq: 1, message: 'hidden line' },
+        { sessionId: mine, seq: 1, message: 'my line' },
+      ])
+      .returning();
+
+    const d = (await m.get('/api/dashboard')).body.data;
+    expect(d.stats).toMatchObject({
+      totalProjects: 2,
+      activeProjects: 0,
+      datasets: 1,
+      datasetsInUse: 1,
+      activeAgents: 0,
+      researchAreas: 1,
+    });
+    expect(d.researchAreaDistribution).toEqual([{ area: 'Trade', count: 2 }]);
+    const sharedNow = (await m.get(`/api/projects/${shared.id}`)).body.data.project;
+    expect(d.recentProjects).toEqual([
+      expect.objectContaining({ id: own.id, isFavorite: false }),
+      {
+        id: shared.id,
+        title: 'Shared',
+        description: sharedNow.description,
+        status: sharedNow.status,
+        researchArea: 'Trade',
+        workflowStage: sharedNow.workflowStage,
+        progress: 0,
+        dateUpdated: sharedNow.dateUpdated,
+        isFavorite: true,
+      },
+    ]);
+    expect(d.recentActivity.map((e: { message: string }) => e.message).sort()).toEqual([
+      'my line',
+      'shared line',
+    ]);
+    expect(d.recentActivity).toContainEqual({
+      id: `${ofShared}:1`,
+      timestamp: log!.createdAt.toISOString(),
+      sessionId: ofShared,
+      team: 'data',
+      message: 'shared line',
+      level: 'warn',
+      projectId: shared.id,
+      projectTitle: 'Shared',
+    });
+    expect(d.recentActivity).toContainEqual(
+      expect.objectContaining({ sessionId: mine, projectId: null, projectTitle: null }),
+    );
+    expect(d.activeWorkflows).toEqual([
+      {
+        sessionId: mine,
+        workflow: 'Model',
+        team: 'model',
+        project: null,
+        projectId: null,
+        activeAgents: 0,
+        status: 'idle',
+        progress: 0,
+      },
+      {
+        sessionId: ofShared,
+        workflow: 'Data',
+        team: 'data',
+        project: 'Shared',
+        projectId: shared.id,
+        activeAgents: 0,
+        status: 'paused',
+        progress: 50,
+      },
+    ]);
+
+    const statements = await statementsOfRequest(t, member.id, {
+      method: 'GET',
+      url: '/api/dashboard',
+      headers: { authorization: `Bearer ${member.accessToken}` },
+    });
+    expect(statements).toEqual([expect.any(String)]);
   });
 });

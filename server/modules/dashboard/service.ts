@@ -1,8 +1,3 @@
-import {
-  ACTIVE_WORKFLOWS_LISTED,
-  RECENT_EVENTS_SHOWN,
-  RECENT_PROJECTS_SHOWN,
-} from '../../../common/constants';
 import type { Dashboard } from '../../../common/dashboard';
 import type { DashboardStore } from './store';
 
@@ -23,39 +18,29 @@ export function createDashboardService(store: DashboardStore, teams: DashboardTe
 
   return {
     async get(userId: string): Promise<Dashboard> {
-      const [projectCounts, areas, recent, datasetCounts, running, work, events, open] =
-        await Promise.all([
-          store.projectCounts(userId),
-          store.researchAreaDistribution(userId),
-          store.recentProjects(userId, RECENT_PROJECTS_SHOWN),
-          store.datasetCounts(userId),
-          store.runningSessions(userId),
-          store.workFigures(userId),
-          store.recentEvents(userId, RECENT_EVENTS_SHOWN),
-          store.openSessions(userId, ACTIVE_WORKFLOWS_LISTED),
-        ]);
+      const d = await store.read(userId);
       return {
         stats: {
-          totalProjects: projectCounts.total,
-          activeProjects: projectCounts.active,
-          datasets: datasetCounts.total,
-          datasetsInUse: datasetCounts.inUse,
-          activeAgents: running,
-          work,
-          researchAreas: areas.length,
+          totalProjects: d.projects.total,
+          activeProjects: d.projects.active,
+          datasets: d.datasets.total,
+          datasetsInUse: d.datasets.inUse,
+          activeAgents: d.runningSessions,
+          work: d.work,
+          researchAreas: d.areas.length,
         },
-        recentProjects: recent.map(({ row, favorite }) => ({
-          id: row.id,
-          title: row.title,
-          description: row.description,
-          status: row.status,
-          researchArea: row.researchArea,
-          workflowStage: row.workflowStage,
-          progress: row.progress,
-          dateUpdated: row.updatedAt.toISOString(),
-          isFavorite: Boolean(favorite),
+        recentProjects: d.recentProjects.map((p) => ({
+          id: p.id,
+          title: p.title,
+          description: p.description,
+          status: p.status,
+          researchArea: p.researchArea,
+          workflowStage: p.workflowStage,
+          progress: p.progress,
+          dateUpdated: p.updatedAt.toISOString(),
+          isFavorite: Boolean(p.favorite),
         })),
-        recentActivity: events.map((e) => ({
+        recentActivity: d.recentEvents.map((e) => ({
           id: `${e.sessionId}:${e.seq}`,
           timestamp: e.createdAt.toISOString(),
           sessionId: e.sessionId,
@@ -65,7 +50,7 @@ export function createDashboardService(store: DashboardStore, teams: DashboardTe
           projectId: e.projectId,
           projectTitle: e.projectTitle,
         })),
-        activeWorkflows: open.map((s) => {
+        activeWorkflows: d.openSessions.map((s) => {
           const total = s.plan.length;
           return {
             sessionId: s.id,
@@ -79,7 +64,7 @@ export function createDashboardService(store: DashboardStore, teams: DashboardTe
             progress: total > 0 ? Math.round((Math.min(s.finishedPhases, total) / total) * 100) : 0,
           };
         }),
-        researchAreaDistribution: areas.map((a) => ({ area: a.area, count: a.count })),
+        researchAreaDistribution: d.areas.map((a) => ({ area: a.area, count: a.count })),
       };
     },
   };

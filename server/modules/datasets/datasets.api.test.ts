@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, createUser, login, type TestApp } from '../../../test/app';
 import { client, type Client } from '../../../test/client';
+import { statementsOfRequest } from '../../../test/statements';
 import { createDatasetRecord } from './service';
 
 let t: TestApp;
@@ -215,5 +216,27 @@ describe('datasets catalog', () => {
       format: 'csv',
     });
     expect(res.raw.body).not.toContain('/data/uploads');
+  });
+});
+
+describe('datasets: the list in one statement (docs/performance.md, API reads)', () => {
+  it('runs one statement per request, whatever the filters', async () => {
+    const u = await createUser(t.app);
+    const c = client(t.app, u.accessToken);
+    expect(
+      (await c.post('/api/datasets', { name: 'GDP', source: 'fred', dataType: 'time_series' }))
+        .status,
+    ).toBe(201);
+    for (const url of [
+      '/api/datasets',
+      '/api/datasets?search=gdp&source=fred&dataType=time_series&scope=mine',
+    ]) {
+      const statements = await statementsOfRequest(t, u.id, {
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${u.accessToken}` },
+      });
+      expect({ url, statements }).toEqual({ url, statements: [expect.any(String)] });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
 import { client, type Client } from '../../../test/client';
+import { statementsOfRequest } from '../../../test/statements';
 import { makePdf } from '../../../test/fixtures/literature-sources/pdf';
 import { saveSessionDocument } from './service';
 
@@ -560,5 +561,32 @@ describe('saveSessionDocument', () => {
       },
     );
     expect(unknownProject.projectId).toBeNull();
+  });
+});
+
+describe('documents: the list in one statement (docs/performance.md, API reads)', () => {
+  it('runs one statement per request, whatever the filters', async () => {
+    const u = await createUser(t.app);
+    const c = client(t.app, u.accessToken);
+    expect(
+      (
+        await c.post('/api/documents', {
+          name: 'GDP dictionary',
+          category: 'data_dictionary',
+          content: 'GDP: gross domestic product',
+        })
+      ).status,
+    ).toBe(201);
+    for (const url of [
+      '/api/documents',
+      '/api/documents?search=gdp&category=data_dictionary,research_report',
+    ]) {
+      const statements = await statementsOfRequest(t, u.id, {
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${u.accessToken}` },
+      });
+      expect({ url, statements }).toEqual({ url, statements: [expect.any(String)] });
+    }
   });
 });

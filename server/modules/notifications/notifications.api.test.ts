@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestApp } from '../../../test/app';
 import { client } from '../../../test/client';
+import { statementsOfRequest } from '../../../test/statements';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -110,5 +111,105 @@ describe('notifications', () => {
       (n: { title: string }) => n.title,
     );
     expect(titles).toEqual(['Maintenance', 'Failed', 'Account approved']);
+  });
+});
+
+describe('reading the notifications (docs/performance.md, API reads)', () => {
+  let u: Awaited<ReturnType<typeof createUser>>;
+  beforeAll(async () => {
+    u = await createUser(t.app);
+    // Two notifications of one session (one read), one of another, and the approval notice.
+    const session = '00000000-0000-4000-8000-000000000001';
+    const other = '00000000-0000-4000-8000-000000000002';
+    await t.ctx.notify(u.id, {
+      kind: 'session_waiting',
+      title: 'S1 a',
+      message: 'm',
+      sessionId: session,
+    });
+    await sleep(5);
+    await t.ctx.notify(u.id, {
+      kind: 'session_waiting',
+      title: 'S2',
+      message: 'm',
+      sessionId: other,
+    });
+    await sleep(5);
+    await t.ctx.notify(u.id, {
+      kind: 'session_completed',
+      title: 'S1 b',
+      message: 'm',
+      sessionId: session,
+    });
+    const c = client(t.app, u.accessToken);
+    const listed = await c.get('/api/notifications');
+    const s1a = listed.body.data.notifications.find((n: { title: string }) => n.title === 'S1 a');
+    expect((await c.post(`/api/notifications/${s1a.id}/read`)).status).toBe(200);
+  });
+
+  it('answers the list, a page past the last and the unread ones with their totals', async () => {
+    const c = client(t.app, u.accessToken);
+    const page = (await c.get('/api/notifications?limit=2&offset=1')).body.data;
+    expect(page.notifications.map((n: { title: string }) => n.title)).toEqual(['S2', 'S1 a']);
+    expect(page).toMatchObject({ total: 4, unreadCount: 3, limit: 2, offset: 1 });
+    const past = (await c.get('/api/notifications?offset=10')).body.data;
+    expect(past).toMatchObject({ notifications: [], total: 4, unreadCount: 3 });
+    const unread = (await c.get('/api/notifications?unreadOnly=true&limit=1&offset=1')).body.data;
+    expect(unread.notifications.map((n: { title: string }) => n.title)).toEqual(['S2']);
+    expect(unread).toMatchObject({ total: 3, unreadCount: 3 });
+    const nobody = client(t.app, (await createUser(t.app)).accessToken);
+    await nobody.post('/api/notifications/read-all');
+    const none = (await nobody.get('/api/notifications?unreadOnly=true')).body.data;
+    expect(none).toMatchObject({ notifications: [], total: 0, unreadCount: 0 });
+  });
+
+  it('answers the groups, a page past the last and the unread ones with their totals', async () => {
+    const c = client(t.app, u.accessToken);
+    const all = (await c.get('/api/notifications/groups')).body.data;
+    expect(
+      all.groups.map((g: { latest: { title: string }; count: number; unreadCount: number }) => [
+        g.latest.title,
+        g.count,
+        g.unreadCount,
+      ]),
+    ).toEqual([
+      ['S1 b', 2, 1],
+      ['S2', 1, 1],
+      ['Account approved', 1, 1],
+    ]);
+    expect(all).toMatchObject({ total: 3, unreadCount: 3 });
+    const second = (await c.get('/api/notifications/groups?limit=1&offset=1')).body.data;
+    expect(second.groups.map((g: { latest: { title: string } }) => g.latest.title)).toEqual(['S2']);
+    expect(second).toMatchObject({ total: 3, unreadCount: 3 });
+    const past = (await c.get('/api/notifications/groups?offset=3')).body.data;
+    expect(past).toMatchObject({ groups: [], total: 3, unreadCount: 3 });
+    // Only unread ones: the session's read notification is neither counted nor shown.
+    const unread = (await c.get('/api/notifications/groups?unreadOnly=true')).body.data;
+    expect(
+      unread.groups.map((g: { latest: { title: string }; count: number }) => [
+        g.latest.title,
+        g.count,
+      ]),
+    ).toEqual([
+      ['S1 b', 1],
+      ['S2', 1],
+      ['Account approved', 1],
+    ]);
+  });
+
+  it('runs one statement per request', async () => {
+    for (const url of [
+      '/api/notifications',
+      '/api/notifications?unreadOnly=true&limit=2&offset=1',
+      '/api/notifications/groups',
+      '/api/notifications/groups?unreadOnly=true&limit=1&offset=1',
+    ]) {
+      const statements = await statementsOfRequest(t, u.id, {
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${u.accessToken}` },
+      });
+      expect({ url, statements }).toEqual({ url, statements: [expect.any(String)] });
+    }
   });
 });

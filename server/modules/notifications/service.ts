@@ -20,10 +20,7 @@ export function toNotification(row: NotificationRow): NotificationItem {
 export function createNotificationsService(store: NotificationsStore) {
   return {
     async list(userId: string, q: { unreadOnly: boolean; limit: number; offset: number }) {
-      const [{ rows, total }, unreadCount] = await Promise.all([
-        store.list(userId, q),
-        store.unreadCount(userId),
-      ]);
+      const { rows, total, unreadCount } = await store.list(userId, q);
       return {
         notifications: rows.map(toNotification),
         total,
@@ -34,10 +31,7 @@ export function createNotificationsService(store: NotificationsStore) {
     },
 
     async groups(userId: string, q: { unreadOnly: boolean; limit: number; offset: number }) {
-      const [{ groups, total }, unreadCount] = await Promise.all([
-        store.groups(userId, q),
-        store.unreadCount(userId),
-      ]);
+      const { groups, total, unreadCount } = await store.groups(userId, q);
       return {
         groups: groups.map((g) => ({
           key: g.latest.sessionId ?? g.latest.id,

@@ -1,11 +1,127 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/connect';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { NewNotification } from '../../platform/notify';
 
 export function createNotificationsStore(db: Database) {
-  const unread = (userId: string) =>
+  const unread = (userId: string | SQLWrapper) =>
     and(eq(notifications.userId, userId), isNull(notifications.readAt));
+
+  /**
+   * The user's unread notifications, counted apart from the statement's own rows. Written with
+   * its own alias: Drizzle leaves column names unqualified in a one-table query, where they would
+   * be the outer row's.
+   */
+  const unreadOf = (user: SQLWrapper) =>
+    sql<number>`(select count(*) from ${notifications} as unread where unread.user_id = ${user} and unread.read_at is null)`.mapWith(
+      Number,
+    );
+  const filterOf = (user: SQLWrapper, unreadOnly: boolean) =>
+    unreadOnly ? unread(user) : eq(notifications.userId, user);
+  /** A notification's group: its session, or itself. */
+  const groupKey = sql<string>`coalesce(${notifications.sessionId}, ${notifications.id})`;
+
+  /**
+   * The page, its total (`count(*) over ()`) and the unread count in one statement, prepared once
+   * per filter and reused (a request only binds its values).
+   */
+  const listStatements = new Map<boolean, ReturnType<typeof buildListStatement>>();
+  function buildListStatement(unreadOnly: boolean) {
+    const user = sql.placeholder('user');
+    return db
+      .select({
+        row: notifications,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+        unreadCount: unreadOf(user),
+      })
+      .from(notifications)
+      .where(filterOf(user, unreadOnly))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`notifications_list_${unreadOnly ? 'unread' : 'all'}`);
+  }
+  function listStatement(unreadOnly: boolean) {
+    let statement = listStatements.get(unreadOnly);
+    if (!statement) {
+      statement = buildListStatement(unreadOnly);
+      listStatements.set(unreadOnly, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * A page of groups in one statement: the groups (their counts, the number of groups by
+   * `count(*) over ()` and the id of each one's newest notification) are paged in a subquery,
+   * then each is joined to that notification; the unread count is a subquery of its own.
+   */
+  const groupStatements = new Map<boolean, ReturnType<typeof buildGroupsStatement>>();
+  function buildGroupsStatement(unreadOnly: boolean) {
+    const user = sql.placeholder('user');
+    const page = db
+      .select({
+        key: groupKey.as('key'),
+        count: sql<string>`count(*)`.as('count'),
+        unreadCount: sql<string>`count(*) filter (where ${notifications.readAt} is null)`.as(
+          'unread_count',
+        ),
+        last: sql<Date>`max(${notifications.createdAt})`.as('last'),
+        latestId:
+          sql<string>`(array_agg(${notifications.id} order by ${notifications.createdAt} desc, ${notifications.id} desc))[1]`.as(
+            'latest_id',
+          ),
+        total: sql<string>`count(*) over ()`.as('total'),
+      })
+      .from(notifications)
+      .where(filterOf(user, unreadOnly))
+      .groupBy(groupKey)
+      .orderBy(desc(sql`max(${notifications.createdAt})`), desc(groupKey))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('page');
+    return db
+      .select({
+        latest: notifications,
+        count: page.count,
+        unreadCount: page.unreadCount,
+        total: page.total,
+        unreadAll: unreadOf(user),
+      })
+      .from(page)
+      .innerJoin(notifications, eq(notifications.id, page.latestId))
+      .orderBy(desc(page.last), desc(page.key))
+      .prepare(`notifications_groups_${unreadOnly ? 'unread' : 'all'}`);
+  }
+  function groupsStatement(unreadOnly: boolean) {
+    let statement = groupStatements.get(unreadOnly);
+    if (!statement) {
+      statement = buildGroupsStatement(unreadOnly);
+      groupStatements.set(unreadOnly, statement);
+    }
+    return statement;
+  }
+
+  /** The total (of notifications, or of groups) and the unread count, for a page past the last. */
+  async function counts(
+    userId: string,
+    unreadOnly: boolean,
+    grouped: boolean,
+  ): Promise<{ total: number; unreadCount: number }> {
+    const matching = unreadOnly ? sql`${notifications.readAt} is null` : sql`true`;
+    const [row] = await db
+      .select({
+        total: (grouped
+          ? sql<string>`count(distinct ${groupKey}) filter (where ${matching})`
+          : sql<string>`count(*) filter (where ${matching})`
+        ).mapWith(Number),
+        unreadCount: sql<string>`count(*) filter (where ${notifications.readAt} is null)`.mapWith(
+          Number,
+        ),
+      })
+      .from(notifications)
+      .where(eq(notifications.userId, userId));
+    return { total: row?.total ?? 0, unreadCount: row?.unreadCount ?? 0 };
+  }
 
   return {
     /** Nothing is recorded when the user already has one with the same dedupe key. */
@@ -24,26 +140,38 @@ export function createNotificationsStore(db: Database) {
         .onConflictDoNothing({ target: [notifications.userId, notifications.dedupeKey] });
     },
 
+    /**
+     * A page of the user's notifications, newest first, with the total the filter matches and
+     * the user's unread count, in one statement (docs/performance.md, API reads).
+     */
     async list(
       userId: string,
       opts: { unreadOnly: boolean; limit: number; offset: number },
-    ): Promise<{ rows: NotificationRow[]; total: number }> {
-      const where = opts.unreadOnly ? unread(userId) : eq(notifications.userId, userId);
-      const rows = await db
-        .select()
-        .from(notifications)
-        .where(where)
-        .orderBy(desc(notifications.createdAt), desc(notifications.id))
-        .limit(opts.limit)
-        .offset(opts.offset);
-      const [total] = await db.select({ n: count() }).from(notifications).where(where);
-      return { rows, total: total?.n ?? 0 };
+    ): Promise<{ rows: NotificationRow[]; total: number; unreadCount: number }> {
+      const rows = await listStatement(opts.unreadOnly).execute({
+        user: userId,
+        limit: opts.limit,
+        offset: opts.offset,
+      });
+      const first = rows[0];
+      if (first) {
+        return {
+          rows: rows.map((r) => r.row),
+          total: first.total,
+          unreadCount: first.unreadCount,
+        };
+      }
+      // Nothing on the first page: nothing matches, so nothing is unread either (the unread
+      // ones match both filters). A page past the last one asks for its counts apart.
+      if (opts.offset === 0) return { rows: [], total: 0, unreadCount: 0 };
+      return { rows: [], ...(await counts(userId, opts.unreadOnly, false)) };
     },
 
     /**
      * The user's notifications grouped: one group per session (its notifications together), and
      * each notification without a session alone; newest group first. Each group comes with its
-     * newest notification and its counts.
+     * newest notification and its counts; the page with the number of groups and the user's
+     * unread count, in one statement.
      */
     async groups(
       userId: string,
@@ -51,51 +179,27 @@ export function createNotificationsStore(db: Database) {
     ): Promise<{
       groups: { latest: NotificationRow; count: number; unreadCount: number }[];
       total: number;
+      unreadCount: number;
     }> {
-      const where = opts.unreadOnly ? unread(userId) : eq(notifications.userId, userId);
-      const key = sql<string>`coalesce(${notifications.sessionId}, ${notifications.id})`;
-      const page = await db
-        .select({
-          key,
-          count: count(),
-          unreadCount: sql<number>`(count(*) filter (where ${notifications.readAt} is null))::int`,
-        })
-        .from(notifications)
-        .where(where)
-        .groupBy(key)
-        .orderBy(desc(sql`max(${notifications.createdAt})`), desc(key))
-        .limit(opts.limit)
-        .offset(opts.offset);
-      const [total] = await db
-        .select({ n: sql<number>`(count(distinct ${key}))::int` })
-        .from(notifications)
-        .where(where);
-      if (page.length === 0) return { groups: [], total: total?.n ?? 0 };
-      const rows = await db
-        .select()
-        .from(notifications)
-        .where(
-          and(
-            where,
-            inArray(
-              key,
-              page.map((g) => g.key),
-            ),
-          ),
-        )
-        .orderBy(desc(notifications.createdAt), desc(notifications.id));
-      const latest = new Map<string, NotificationRow>();
-      for (const row of rows) {
-        const k = row.sessionId ?? row.id;
-        if (!latest.has(k)) latest.set(k, row);
-      }
-      const groups = page.flatMap((g) => {
-        const row = latest.get(g.key);
-        return row
-          ? [{ latest: row, count: Number(g.count), unreadCount: Number(g.unreadCount) }]
-          : [];
+      const rows = await groupsStatement(opts.unreadOnly).execute({
+        user: userId,
+        limit: opts.limit,
+        offset: opts.offset,
       });
-      return { groups, total: total?.n ?? 0 };
+      const first = rows[0];
+      if (first) {
+        return {
+          groups: rows.map((r) => ({
+            latest: r.latest,
+            count: Number(r.count),
+            unreadCount: Number(r.unreadCount),
+          })),
+          total: Number(first.total),
+          unreadCount: first.unreadAll,
+        };
+      }
+      if (opts.offset === 0) return { groups: [], total: 0, unreadCount: 0 };
+      return { groups: [], ...(await counts(userId, opts.unreadOnly, true)) };
     },
 
     /** Marks every notification about one session read; false when the user has none. */

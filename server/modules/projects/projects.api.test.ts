@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, createUser, login, type TestApp } from '../../../test/app';
 import { client, type Client } from '../../../test/client';
+import { statementsOfRequest } from '../../../test/statements';
 
 let t: TestApp;
 let alice: Client;
@@ -490,5 +491,26 @@ describe('projects: dataset links', () => {
     expect((await alice.del(`/api/datasets/${mine.id}`)).status).toBe(200);
     const after = await alice.get(`/api/projects/${created.body.data.project.id}`);
     expect(after.body.data.project.datasets).toEqual([]);
+  });
+});
+
+describe('projects: the list in one statement (docs/performance.md, API reads)', () => {
+  it('runs one statement per request, whatever the filters', async () => {
+    const u = await createUser(t.app);
+    const c = client(t.app, u.accessToken);
+    const p = (await c.post('/api/projects', { title: 'Trade costs', researchArea: 'Trade' })).body
+      .data.project;
+    await c.put(`/api/projects/${p.id}/favorite`);
+    for (const url of [
+      '/api/projects',
+      '/api/projects?search=trade&researchArea=Trade&status=planning&sort=name_asc',
+    ]) {
+      const statements = await statementsOfRequest(t, u.id, {
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${u.accessToken}` },
+      });
+      expect({ url, statements }).toEqual({ url, statements: [expect.any(String)] });
+    }
   });
 });
