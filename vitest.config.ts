@@ -55,6 +55,10 @@ export default defineConfig({
     // files wait on a database, a child process or a socket. Two files at a time nearly halve
     // the suite's wall time there; each file has its own database and data directory.
     maxWorkers: 2,
+    // With TEST_DURATIONS_FILE set (.ci/run sets it), each file's duration is recorded there.
+    reporters: process.env.TEST_DURATIONS_FILE
+      ? ['default', './.ci/durations-reporter.ts']
+      : ['default'],
     projects: [
       {
         extends: true,

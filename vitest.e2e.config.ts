@@ -42,6 +42,10 @@ export default defineConfig({
     hookTimeout: 180_000,
     fileParallelism: true,
     maxWorkers: 2,
+    // With TEST_DURATIONS_FILE set (.ci/run sets it), each file's duration is recorded there.
+    reporters: process.env.TEST_DURATIONS_FILE
+      ? ['default', './.ci/durations-reporter.ts']
+      : ['default'],
     // The server processes of the run start from one bundle of the server built here.
     globalSetup: ['e2e/server-bundle.helpers.ts'],
     // Each file starts its own server and browser, and keeps its state in its own module: the

@@ -61,8 +61,10 @@ const sourceUrls: Plugin = {
  * imports of packages resolve in node_modules) and returns it.
  */
 export async function bundleServer(): Promise<string> {
-  fs.mkdirSync(path.join(ROOT, 'dist'), { recursive: true });
-  const outdir = fs.mkdtempSync(path.join(ROOT, 'dist', 'e2e-server-'));
+  const dist = path.join(ROOT, 'dist');
+  fs.mkdirSync(dist, { recursive: true });
+  removeStaleBundles(dist);
+  const outdir = fs.mkdtempSync(path.join(dist, 'e2e-server-'));
   await build({
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(
@@ -81,6 +83,24 @@ export async function bundleServer(): Promise<string> {
     plugins: [sourceUrls],
   });
   return outdir;
+}
+
+/**
+ * A run that was interrupted leaves its bundle behind (5 MB); one a day old belongs to no run
+ * still going.
+ */
+function removeStaleBundles(dist: string): void {
+  for (const name of fs.readdirSync(dist)) {
+    if (!name.startsWith('e2e-server-')) continue;
+    const dir = path.join(dist, name);
+    try {
+      if (Date.now() - fs.statSync(dir).mtimeMs > 86_400_000) {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    } catch {
+      // Removed meanwhile.
+    }
+  }
 }
 
 let bundleDir: string | undefined;
