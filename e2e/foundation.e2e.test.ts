@@ -6,6 +6,7 @@ import {
   ROOT,
   isListening,
   launchBrowser,
+  NPM_RUN_SERVE_COMMAND,
   startServer,
   webDistDir,
   type RunningServer,
@@ -166,6 +167,7 @@ describe('npm start on the embedded defaults', () => {
 
     // The server alone (what `npm run serve` runs), on a fresh and then on an existing data dir.
     const alone = await startServer({
+      command: NPM_RUN_SERVE_COMMAND,
       dataDir: tempDir('ea-data-'),
       env: { WEB_DIST_DIR: webDir },
     });

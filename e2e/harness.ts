@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { applyMigrations, MIGRATIONS_DIR, openPglite } from '../server/db/connect';
+import { nodeArgsFor } from './server-bundle.helpers';
 import { E2E_ADMIN } from './support';
 
 /**
- * Browser and process tests run the real server (`node --import tsx server/main.ts`, exactly what
- * `npm run serve` and, after its build, `npm start` run) on a free port with a fresh data
- * directory, and drive Debian's Chromium.
+ * Browser and process tests run the real server (server/main.ts, what `npm run serve` and, after
+ * its build, `npm start` run; bundled once per run, see server-bundle.helpers.ts) on a free port
+ * with a fresh data directory, and drive Debian's Chromium.
  *
  * The web app is served from E2E_WEB_DIST_DIR, else WEB_DIST_DIR, else dist/web (what
  * `npm run build` writes). Helpers building in parallel point E2E_WEB_DIST_DIR at their own build.
@@ -31,20 +32,28 @@ export {
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The command `npm run serve` runs: one process, so signals reach the server itself. */
-export const SERVE_COMMAND: readonly string[] = [
+/** What `npm run serve` runs, as it runs it (tsx): for the tests of that command itself. */
+export const NPM_RUN_SERVE_COMMAND: readonly string[] = [
   process.execPath,
   '--import',
   'tsx',
   'server/main.ts',
 ];
 
+/**
+ * The server as `npm run serve` starts it, in one process so that signals reach the server
+ * itself; from the run's server bundle when there is one (see server-bundle.helpers.ts), else
+ * under tsx.
+ */
+export const SERVE_COMMAND: readonly string[] = [
+  process.execPath,
+  ...nodeArgsFor('server/main.ts'),
+];
+
 /** The same, with the runtime's internal test team registered (tests only). */
 export const SERVE_WITH_TEST_TEAM_COMMAND: readonly string[] = [
   process.execPath,
-  '--import',
-  'tsx',
-  'test/teams/serve-with-test-team.ts',
+  ...nodeArgsFor('test/teams/serve-with-test-team.ts'),
 ];
 
 /** Where the built web app is read from (see the note at the top). */

@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentSession } from '../../common/agents';
+import { nodeArgsFor } from '../../e2e/server-bundle.helpers';
 
 /**
- * Real server and worker processes for the runtime's process tests. They run as
- * `node --import tsx <entry>` so that the pid is the server itself (the tsx CLI would fork a
+ * Real server and worker processes for the runtime's process tests. They run as `node <entry>`
+ * (the browser-test run's server bundle, else `node --import tsx <entry>`: see
+ * e2e/server-bundle.helpers.ts) so that the pid is the server itself (the tsx CLI would fork a
  * child) and SIGKILL really kills it.
  */
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -29,7 +31,7 @@ export function spawnRuntimeProcess(
   entry: 'server/main.ts' | 'server/worker.ts',
   env: Record<string, string>,
 ): RuntimeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', WITH_TEST_TEAM[entry]], {
+  const child = spawn(process.execPath, nodeArgsFor(WITH_TEST_TEAM[entry]), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
