@@ -69,7 +69,7 @@ const PHASE_DELAY_MS = 300;
 const LEASE_SECONDS = 3;
 /** Generous: the machine running the suite may be loaded. */
 const WAIT_MS = 60_000;
-/** A process's start (tsx compiles the server on the fly) can take long on a busy machine. */
+/** A process's start (loading the bundled server, or tsx compiling it) can take long on a busy machine. */
 const START_MS = 150_000;
 /** One fault test, waits included. */
 const TEST_MS = 240_000;
