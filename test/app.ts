@@ -71,7 +71,10 @@ export async function createTestApp(
  * Another server process on the same database (a second instance behind a load balancer, or the
  * same installation after a restart): its own context and app, sharing `t`'s database.
  */
-export async function createSiblingApp(t: TestApp): Promise<{
+export async function createSiblingApp(
+  t: TestApp,
+  options: Pick<TestAppOptions, 'extraTeams'> = {},
+): Promise<{
   app: Api;
   ctx: AppContext;
   close(): Promise<void>;
@@ -80,6 +83,7 @@ export async function createSiblingApp(t: TestApp): Promise<{
     worker: false,
     database: t.ctx.database,
     log: pino({ level: 'silent' }) as FastifyBaseLogger,
+    extraTeams: options.extraTeams,
   });
   const app = await buildApp(ctx);
   await app.ready();

@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     OPENALEX_CACHE_SECONDS: '0',
   });
   const rows: Record<string, number>[] = [];
+  const database = t.ctx.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
   try {
     for (let run = 0; run < RUNS; run++) {
       llm.reset();
@@ -237,7 +238,7 @@ async function main(): Promise<void> {
   const m = (k: string) => median(rows.map((r) => r[k]!));
   console.log(
     `Literature review, ${RUNS} runs (medians); sources answer after ${SOURCE_DELAY_MS} ms, ` +
-      `the model after ${MODEL_DELAY_MS} ms; PGlite, one process`,
+      `the model after ${MODEL_DELAY_MS} ms; ${database}, one process`,
   );
   console.log(
     `  works: ${m('retrieved')} retrieved, ${m('unique')} unique, top ${m('kept')} kept, ${m('cited')} cited in the report`,
@@ -256,6 +257,13 @@ async function main(): Promise<void> {
   );
   console.log(
     `  of which ${Math.round(m('search.startupMs'))} ms before the phase's first source request (the next phase job picked up)`,
+  );
+  // Each run's share, to show the spread behind the median on a loaded machine.
+  const shares = rows
+    .map((r) => (100 * r['search.runtimeMs']!) / r['search.ms']!)
+    .sort((a, b) => a - b);
+  console.log(
+    `  search phase's own share, each run sorted: ${shares.map((x) => x.toFixed(1) + '%').join(', ')}`,
   );
   const totalCalls = PHASES.reduce((n, p) => n + m(`${p}.calls`), 0);
   const totalTokens = PHASES.reduce((n, p) => n + m(`${p}.tokens`), 0);

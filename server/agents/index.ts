@@ -204,6 +204,8 @@ export async function createAgentRuntime(
       await workflows.engine.stop();
       await queue.stopWorkers();
       await runner?.stop();
+      // The last updates of the phases just stopped reach this process's sockets too.
+      await bus.flush();
       await hub?.close();
       await queue.stop();
       unsubscribeAccess();

@@ -10,14 +10,30 @@ import type { DatabaseHandle } from '../db/connect';
  * - Embedded (PGlite): one process owns the database, so an in-process emitter is the bus.
  * - PostgreSQL: LISTEN/NOTIFY. Every process listens on a dedicated connection and receives its
  *   own notifications too, so a message is delivered exactly once per process either way.
- *   Notifications sent one after another (each awaited) arrive in that order.
+ *
+ * Order: a bus sends its messages in the order they were given (`post` and `publish` alike), so
+ * every process receives one bus's messages in that order. On PostgreSQL they leave through one
+ * queue: one statement at a time, each carrying every message given while the one before was
+ * on its way (so a caller that posts need not wait for a round trip per message).
  *
  * Payloads are JSON. PostgreSQL limits a notification to 8000 bytes: callers keep payloads small
  * (the agent runtime sends a reference instead of a large update and the receiver reads it back).
  */
 export interface EventBus {
   readonly kind: 'memory' | 'postgres';
+  /**
+   * Sends the message after those given before it and resolves once it was sent; rejects if
+   * sending failed. A bad channel or a payload over the limit throws at once.
+   */
   publish(channel: string, payload: unknown): Promise<void>;
+  /**
+   * Queues the message (in order, as publish) without waiting for it to be sent: for messages
+   * whose loss is not the caller's failure (a failed send is logged). A bad channel or a payload
+   * over the limit throws at once.
+   */
+  post(channel: string, payload: unknown): void;
+  /** Resolves once every message given so far was sent (or failed). */
+  flush(): Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(channel: string, handler: (payload: unknown) => void): () => void;
   /** Resolves once every subscription so far is active (LISTEN issued). */
@@ -27,6 +43,7 @@ export interface EventBus {
    * between were lost, so whoever keeps state from them starts over. Returns the unsubscribe.
    */
   onReconnect(handler: () => void): () => void;
+  /** Sends what is queued, then stops listening. */
   close(): Promise<void>;
 }
 
@@ -54,15 +71,21 @@ function assertChannel(channel: string): void {
 export function createMemoryEventBus(): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const emit = (channel: string, payload: unknown) => {
+    assertChannel(channel);
+    // Same size rule as PostgreSQL, so code tested embedded also works scaled out.
+    const text = encode(channel, payload);
+    const copy: unknown = JSON.parse(text);
+    emitter.emit(channel, copy);
+  };
   return {
     kind: 'memory',
     async publish(channel, payload) {
-      assertChannel(channel);
-      // Same size rule as PostgreSQL, so code tested embedded also works scaled out.
-      const text = encode(channel, payload);
-      const copy: unknown = JSON.parse(text);
-      emitter.emit(channel, copy);
+      emit(channel, payload);
     },
+    // Delivered at once, so nothing is ever queued.
+    post: emit,
+    async flush() {},
     subscribe(channel, handler) {
       assertChannel(channel);
       emitter.on(channel, handler);
@@ -79,9 +102,36 @@ export function createMemoryEventBus(): EventBus {
   };
 }
 
+/** Most notifications sent in one statement. */
+const MAX_BATCH = 100;
+
+interface Outgoing {
+  channel: string;
+  text: string;
+  /** publish's caller, waiting for this message to be sent. */
+  waiter?: { resolve: () => void; reject: (err: Error) => void };
+}
+
+/**
+ * The next statement's messages, taken from the front of the queue: at most MAX_BATCH, and none
+ * that repeats one already in it. Notifications of one transaction with the same channel and
+ * payload reach listeners once, so a repeat waits for the next statement (its own transaction).
+ */
+function takeBatch(queue: Outgoing[]): Outgoing[] {
+  const seen = new Set<string>();
+  let n = 0;
+  while (n < queue.length && n < MAX_BATCH) {
+    const key = `${queue[n]!.channel}\n${queue[n]!.text}`;
+    if (seen.has(key)) break;
+    seen.add(key);
+    n++;
+  }
+  return queue.splice(0, n);
+}
+
 /**
  * LISTEN/NOTIFY over a dedicated client that reconnects (and re-listens) when the connection
- * drops; NOTIFY goes through the pool.
+ * drops; NOTIFY goes through the pool, from one queue per bus.
  */
 export async function createPostgresEventBus(
   url: string,
@@ -142,12 +192,83 @@ export async function createPostgresEventBus(
 
   await connect();
 
+  const outbox: Outgoing[] = [];
+  let draining: Promise<void> | undefined;
+
+  async function send(batch: Outgoing[]): Promise<void> {
+    if (batch.length === 1) {
+      await pool.query('select pg_notify($1, $2)', [batch[0]!.channel, batch[0]!.text]);
+      return;
+    }
+    // One transaction: its notifications are delivered in the order they were sent, and the
+    // ORDER BY makes that the queue's order (a volatile function in the select list is evaluated
+    // after the sort).
+    await pool.query(
+      'select pg_notify(c, p) from unnest($1::text[], $2::text[]) with ordinality as m(c, p, i) order by i',
+      [batch.map((m) => m.channel), batch.map((m) => m.text)],
+    );
+  }
+
+  async function drain(): Promise<void> {
+    // Messages given in the same turn of the event loop go together.
+    await Promise.resolve();
+    while (outbox.length > 0) {
+      const batch = takeBatch(outbox);
+      try {
+        await send(batch);
+        for (const m of batch) m.waiter?.resolve();
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        const posted = batch.filter((m) => !m.waiter).length;
+        if (posted > 0) {
+          log.warn({ err: error.message, messages: posted }, 'could not send bus messages');
+        }
+        for (const m of batch) m.waiter?.reject(error);
+      }
+    }
+  }
+
+  function startDrain(): void {
+    draining = drain().finally(() => {
+      draining = undefined;
+      // Given after the loop ended, before this ran: start again.
+      if (outbox.length > 0) startDrain();
+    });
+  }
+
+  function enqueue(message: Outgoing): void {
+    outbox.push(message);
+    if (!draining) startDrain();
+  }
+
+  /** Checks the message (throws at once) and returns it ready to queue. */
+  function outgoing(channel: string, payload: unknown): Outgoing {
+    assertChannel(channel);
+    return { channel, text: encode(channel, payload) };
+  }
+
+  async function flush(): Promise<void> {
+    while (draining) await draining;
+  }
+
   return {
     kind: 'postgres',
-    async publish(channel, payload) {
-      assertChannel(channel);
-      await pool.query('select pg_notify($1, $2)', [channel, encode(channel, payload)]);
+    publish(channel, payload) {
+      let message: Outgoing;
+      try {
+        message = outgoing(channel, payload);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+      return new Promise<void>((resolve, reject) => {
+        message.waiter = { resolve, reject };
+        enqueue(message);
+      });
     },
+    post(channel, payload) {
+      enqueue(outgoing(channel, payload));
+    },
+    flush,
     subscribe(channel, handler) {
       assertChannel(channel);
       if (!channels.has(channel)) {
@@ -171,6 +292,8 @@ export async function createPostgresEventBus(
       return () => reconnectHandlers.delete(handler);
     },
     async close() {
+      // What was given before the close is sent (the pool is the database's, still open).
+      await flush();
       closed = true;
       if (reconnectTimer) clearTimeout(reconnectTimer);
       emitter.removeAllListeners();

@@ -33,6 +33,8 @@ export const testConfigSchema = z
     modelInAnalyse: z.boolean().optional(),
     /** Model calls the draft phase makes (token budget tests). */
     modelCalls: z.number().int().min(1).max(20).optional(),
+    /** The collect phase writes this many more log lines, one after another (order tests). */
+    logLines: z.number().int().min(0).max(1000).optional(),
     /** The collect result carries this many extra bytes (large updates, slow-client tests). */
     padBytes: z.number().int().min(0).max(4_000_000).optional(),
   })
@@ -100,6 +102,7 @@ const collect = team.phase('collect', {
     const items = ctx.input.topic.split(/\s+/).filter(Boolean);
     const feedbackSeen = ctx.feedback.map((f) => f.feedback);
     if (ctx.revision) items.push(`revised: ${ctx.revision.feedback}`);
+    for (let i = 1; i <= (ctx.configuration.logLines ?? 0); i++) await ctx.log(`Line ${i}`);
     await ctx.log(`Collected ${items.length} items from the topic`);
     if (ctx.configuration.invalidAt === 'collect') {
       return { topic: ctx.input.topic, items: 'not a list' } as never;

@@ -213,7 +213,7 @@ export function createRunner(core: RuntimeCore): Runner {
     );
     if (!after) return;
     await writeLog(core, after, message, 'error');
-    await publishUpdate(core, after, {
+    publishUpdate(core, after, {
       updateType: kind === 'phase' ? 'process_error' : 'error',
       data: { error: message, phase: after.phase },
     });
@@ -359,7 +359,7 @@ export function createRunner(core: RuntimeCore): Runner {
         revision,
         signal,
       };
-      if (started) await publishLog(core, row, started);
+      if (started) publishLog(core, row, started);
       else await writeLog(core, row, startLine(row, phases));
       const raw = await untilAborted(phase.run(ctx), signal);
       if (signal.aborted) throw signal.reason as Error;
@@ -457,15 +457,15 @@ export function createRunner(core: RuntimeCore): Runner {
       }
       const after = written.row;
       const [completedLine, nextLine] = written.logs;
-      await publishLog(core, after, completedLine);
-      await publishUpdate(core, after, {
+      publishLog(core, after, completedLine);
+      publishUpdate(core, after, {
         updateType: 'phase_completed',
         data: { phase: entry.phase, key: entry.key, name: entry.name, result },
       });
       const name = teamName(core, after);
       if (waiting) {
-        await publishLog(core, after, nextLine);
-        await publishUpdate(core, after, {
+        publishLog(core, after, nextLine);
+        publishUpdate(core, after, {
           updateType: 'checkpoint_reached',
           // Waiting always has a checkpoint number (state machine); the type cannot say so.
           data:
@@ -522,7 +522,7 @@ export function createRunner(core: RuntimeCore): Runner {
    * given back and, if it is still to run, its job queued for any process.
    */
   async function handBack(row: AgentSessionRow, started: LogEntry | undefined): Promise<void> {
-    await publishLog(core, row, started);
+    publishLog(core, row, started);
     await store.releaseLease(row.id, owner);
     const current = await store.get(row.id);
     if (current && current.step === row.step && current.status === 'processing') {

@@ -312,7 +312,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
       },
     );
     const entry = after.feedback[after.feedback.length - 1]!;
-    await publishUpdate(core, after, { updateType: 'feedback_submitted', data: entry });
+    publishUpdate(core, after, { updateType: 'feedback_submitted', data: entry });
     const team = teamOf(after);
     if (approved) {
       await writeLog(core, after, `Checkpoint ${entry.checkpoint} approved`);
@@ -385,7 +385,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
     }));
     if (before.status === 'processing') await signalRunner(after.id, 'cancel');
     await writeLog(core, after, `Cancelled by the user during phase ${before.phase}`, 'warn');
-    await publishUpdate(core, after, {
+    publishUpdate(core, after, {
       updateType: 'error',
       data: { error: CANCELLED_TEXT, phase: after.phase },
     });

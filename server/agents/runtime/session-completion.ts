@@ -63,10 +63,10 @@ export async function announceCompletion(
 ): Promise<void> {
   const name = teamName(core, row);
   const phases = row.plan.length;
-  if (written) await publishLog(core, row, written);
+  if (written) publishLog(core, row, written);
   else await writeLog(core, row, completionLine(row));
   if (row.projectId) await recordProjectWork(core, row.projectId);
-  await publishUpdate(core, row, {
+  publishUpdate(core, row, {
     updateType: 'process_completed',
     data: { finalOutputs: row.finalOutputs },
   });

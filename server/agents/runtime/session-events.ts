@@ -16,12 +16,13 @@ type UpdateBody = SessionUpdate extends infer U
     : never
   : never;
 
-/** Publishes one update about a session, after the write it describes. */
-export async function publishUpdate(
-  core: RuntimeCore,
-  row: AgentSessionRow,
-  body: UpdateBody,
-): Promise<void> {
+/**
+ * Publishes one update about a session, after the write it describes. Not awaited: the update
+ * joins the bus's queue behind this runtime's earlier ones (so every process's sockets get a
+ * session's updates in the order they were published) and the caller goes on at once; stopping
+ * the runtime sends what is queued.
+ */
+export function publishUpdate(core: RuntimeCore, row: AgentSessionRow, body: UpdateBody): void {
   const update: SessionUpdate = {
     sessionId: row.id,
     teamId: row.teamId,
@@ -41,9 +42,10 @@ export async function publishUpdate(
     };
   }
   try {
-    await core.bus.publish(CHANNELS.update, envelope);
+    core.bus.post(CHANNELS.update, envelope);
   } catch (err) {
-    // The write is done and polling shows it; a lost real-time message must not fail the step.
+    // The write is done and polling shows it; a lost real-time message must not fail the step
+    // (a failed send is logged by the bus).
     core.app.log.warn(
       { err: (err as Error).message, sessionId: row.id },
       'could not publish update',
@@ -62,17 +64,17 @@ export async function writeLog(
   level: LogEntry['level'] = 'info',
 ): Promise<LogEntry | undefined> {
   const entry = await core.store.appendLog(row.id, message, level);
-  if (entry) await publishLog(core, row, entry);
+  if (entry) publishLog(core, row, entry);
   return entry;
 }
 
 /** Publishes a log line that was written with the change it follows (store.updateWithLogs). */
-export async function publishLog(
+export function publishLog(
   core: RuntimeCore,
   row: AgentSessionRow,
   entry: LogEntry | undefined,
-): Promise<void> {
-  if (entry) await publishUpdate(core, row, { updateType: 'log_update', data: entry });
+): void {
+  if (entry) publishUpdate(core, row, { updateType: 'log_update', data: entry });
 }
 
 /**
@@ -104,10 +106,10 @@ export async function enqueuePhase(
   row: Pick<AgentSessionRow, 'id' | 'step'>,
 ): Promise<void> {
   await core.queue.enqueue({ sessionId: row.id, step: row.step });
-  // This process's workers at once; the others (and this one again) by the bus.
+  // This process's workers at once; the others by the bus (not awaited: workers poll anyway).
   core.queue.wake();
   try {
-    await core.bus.publish(CHANNELS.jobs, { from: core.instance } satisfies JobsMessage);
+    core.bus.post(CHANNELS.jobs, { from: core.instance } satisfies JobsMessage);
   } catch {
     // Workers poll anyway.
   }

@@ -9,7 +9,8 @@ import type {
   WsServerMessage,
   WsSessionUpdateMessage,
 } from '../../../common/agents';
-import { createTestApp, createUser, type TestApp } from '../../../test/app';
+import { createSiblingApp, createTestApp, createUser, type TestApp } from '../../../test/app';
+import { postgresOnly } from '../../../test/requirements';
 import { sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { connectWs, wsUrl, type TestSocket } from '../../../test/teams/ws-client';
 import { users } from '../../db/schema';
@@ -196,6 +197,47 @@ describe('/ws messages', () => {
     );
     expect(err).toMatchObject({ status: 'error', data: { error: 'Cancelled by the user' } });
   });
+
+  it('many quick log lines reach a socket in order, on another process too (PostgreSQL)', async () => {
+    // Scaled out, a socket on a process that runs no phases gets them over LISTEN/NOTIFY, after
+    // the running process's queue sent them in batches; embedded, this process's own socket.
+    const sibling = postgresOnly
+      ? undefined
+      : await createSiblingApp(t, { extraTeams: [runtimeTestTeam] });
+    try {
+      let url = baseUrl;
+      if (sibling) {
+        await sibling.app.listen({ port: 0, host: '127.0.0.1' });
+        url = `http://127.0.0.1:${(sibling.app.server.address() as AddressInfo).port}`;
+      }
+      const u = await user();
+      const s = await connectWs(url, u.accessToken);
+      open.push(s);
+      expect((await subscribe(s)).type).toBe('subscribed');
+      const lines = 300;
+      const id = await u.c.startTest('many lines', { logLines: lines });
+      await u.c.waitFor(id, waitingAt(1), 60_000);
+      await s.waitFor(
+        (m) => isUpdate(m) && m.sessionId === id && m.updateType === 'checkpoint_reached',
+        60_000,
+      );
+      const updates = updatesOf(s, id);
+      const logs = updates.filter((m) => m.updateType === 'log_update');
+      // Started, Starting phase 1/4, the lines, Collected, Completed, Waiting.
+      expect(logs.map((m) => (m.data as LogEntry).seq)).toEqual(
+        Array.from({ length: lines + 5 }, (_, i) => i + 1),
+      );
+      expect((logs[2]!.data as LogEntry).message).toBe('Line 1');
+      expect(updates.map((m) => m.updateType).slice(-4)).toEqual([
+        'log_update', // Completed phase 1/4
+        'phase_completed',
+        'log_update', // Waiting for your feedback
+        'checkpoint_reached',
+      ]);
+    } finally {
+      await sibling?.close();
+    }
+  }, 120_000);
 
   it('process_error and process_completed reach the socket', async () => {
     const u = await user();
