@@ -39,11 +39,12 @@ function processesWith(token: string): number[] {
 /**
  * A Python program whose `count` children each write `mb` MB and hold it until all of them do:
  * each reports on one pipe once its memory is written, and the parent lets them go (closing the
- * other) only when all have, so their memory is held at once.
+ * other) only when all have, so their memory is held at once, for `holdSeconds` more. Without
+ * the hold, small children can write, hold and exit between two of the watch's samples.
  */
-function children(count: number, mb: number): string {
+function children(count: number, mb: number, holdSeconds = 0): string {
   return [
-    'import os',
+    'import os, time',
     'ready_r, ready_w = os.pipe()',
     'go_r, go_w = os.pipe()',
     'pids = []',
@@ -61,6 +62,7 @@ function children(count: number, mb: number): string {
     `while held < ${count}:`,
     '    held += len(os.read(ready_r, 16))',
     'print("ALL HOLDING", held, flush=True)',
+    `time.sleep(${holdSeconds})`,
     'os.close(go_w)',
     'for pid in pids:',
     '    os.waitpid(pid, 0)',
@@ -150,7 +152,7 @@ describe.skipIf(skip)(`the memory limit of a whole run${suffix}`, () => {
   it('counts the limit a run is given, not only the default', async () => {
     const result = await sandbox.run({
       language: 'python',
-      code: children(3, 200),
+      code: children(3, 200, 5),
       limits: { memoryMb: 400 },
     });
     expect(result).toMatchObject({ ok: false, kind: 'memory-limit' });
