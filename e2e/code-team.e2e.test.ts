@@ -366,7 +366,10 @@ describe.skipIf(!hasSandbox)(`Code Team signals and packages${why}`, () => {
     });
 
     it.skipIf(!juliaMissing)(
-      `marks a language whose runtime is missing before Run (${viewport.width} px)`,
+      `marks a language whose runtime is missing before Run (${viewport.width} px)` +
+        (juliaMissing
+          ? ''
+          : ' (skipped: Julia, the one runtime CI does not install, is installed here)'),
       async () => {
         const page = await open(size);
         await page.getByRole('combobox', { name: 'Language' }).click();

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxMissing, sandboxSkipReason } from '../../../test/requirements';
 import { createSandbox, NO_BWRAP, NO_CODE } from '.';
 
 /**
@@ -13,14 +14,9 @@ import { createSandbox, NO_BWRAP, NO_CODE } from '.';
  */
 
 const hasBwrap = existsSync('/usr/bin/bwrap') || existsSync('/usr/local/bin/bwrap');
-const hasPython = existsSync('/usr/bin/python3');
-const reason = !hasBwrap
-  ? ' (skipped: bubblewrap is not installed; CI installs the Debian package bubblewrap)'
-  : !hasPython
-    ? ' (skipped: /usr/bin/python3 is absent)'
-    : '';
 // CI installs bubblewrap and Python (.ci/run): there a missing one fails instead of skipping.
-const skip = reason !== '' && process.env.CI !== 'true';
+const skip = sandboxMissing !== null && process.env.CI !== 'true';
+const reason = skip ? sandboxSkipReason : '';
 
 /** Processes on the host whose command line holds `token` (the sandbox's leftovers). */
 function processesWith(token: string): number[] {

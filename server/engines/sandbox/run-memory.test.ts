@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { sandboxMissing, sandboxSkipReason } from '../../../test/requirements';
 import { createSandbox, DEFAULT_LIMITS } from '.';
 import { processTree, treeMemoryBytes, watchRunMemory } from './run-memory';
 
@@ -11,16 +12,9 @@ import { processTree, treeMemoryBytes, watchRunMemory } from './run-memory';
  */
 
 const MiB = 1024 * 1024;
-const hasBwrap = existsSync('/usr/bin/bwrap');
-const hasPython = existsSync('/usr/bin/python3');
-const missing = !hasBwrap
-  ? 'bubblewrap is not installed'
-  : !hasPython
-    ? 'no /usr/bin/python3'
-    : null;
 // CI installs both (.ci/run): there a missing one fails the tests instead of skipping them.
-const skip = missing !== null && process.env.CI !== 'true';
-const suffix = skip ? ` (skipped: ${missing})` : '';
+const skip = sandboxMissing !== null && process.env.CI !== 'true';
+const suffix = skip ? sandboxSkipReason : '';
 
 /** Processes on the host whose command line holds `token`. */
 function processesWith(token: string): number[] {
