@@ -18,6 +18,7 @@ import type { LogEntry, SessionStatus } from '../../../common/agents';
 import type { Database } from '../../db/connect';
 import { memberProjectIds } from '../../db/project-visibility';
 import { agentSessionLogs, agentSessions, type AgentSessionRow } from '../../db/schema/agents';
+import { preparedPerShape } from '../../db/prepared';
 import type { SessionFilter } from './types';
 
 /** Longest log line kept (characters); longer ones are cut with an ellipsis. */
@@ -126,7 +127,7 @@ export function createSessionStore(db: Database) {
    * The page and its total (`count(*) over ()`) in one statement, prepared once per set of
    * filters used and reused: a request only binds its values (docs/performance.md, API reads).
    */
-  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  const listStatement = preparedPerShape('sessions_list', buildList);
   function buildList(used: ReadonlySet<string>, name: string) {
     const bound: ListConditions = {};
     for (const field of LIST_FIELDS) if (used.has(field)) bound[field] = sql.placeholder(field);
@@ -265,12 +266,11 @@ export function createSessionStore(db: Database) {
       const values: ListConditions = { ...filter, viewer };
       const used = new Set(LIST_FIELDS.filter((k) => values[k] !== undefined));
       const key = LIST_FIELDS.map((k) => (used.has(k) ? '1' : '0')).join('');
-      let statement = listStatements.get(key);
-      if (!statement) {
-        statement = buildList(used, `sessions_list_${key}`);
-        listStatements.set(key, statement);
-      }
-      const found = await statement.execute({ ...values, limit: page.limit, offset: page.offset });
+      const found = await listStatement(key, used).execute({
+        ...values,
+        limit: page.limit,
+        offset: page.offset,
+      });
       const rows = found.map((r) => r.row);
       if (found[0]) return { rows, total: found[0].total };
       // An empty page: nothing matched, or the page is past the last one.

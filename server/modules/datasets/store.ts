@@ -13,6 +13,7 @@ import {
 import type { DatasetDataType, DatasetSource } from '../../../common/datasets';
 import type { Database } from '../../db/connect';
 import { datasets, projectDatasets, type DatasetRow } from '../../db/schema';
+import { preparedPerShape } from '../../db/prepared';
 import { containsPattern, memberProjectIds } from '../projects/visibility';
 
 export type NewDatasetRow = typeof datasets.$inferInsert;
@@ -73,7 +74,7 @@ export function createDatasetsStore(db: Database) {
    * The page and its total (`count(*) over ()`) in one statement, prepared once per set of
    * filters used and reused: a request only binds its values (docs/performance.md, API reads).
    */
-  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  const listStatement = preparedPerShape('datasets_list', buildList);
   function buildList(used: ReadonlySet<string>, name: string) {
     const bound: ListConditions = {};
     for (const field of LIST_FIELDS) if (used.has(field)) bound[field] = sql.placeholder(field);
@@ -101,12 +102,11 @@ export function createDatasetsStore(db: Database) {
       };
       const used = new Set(LIST_FIELDS.filter((k) => values[k] !== undefined));
       const key = LIST_FIELDS.map((k) => (used.has(k) ? '1' : '0')).join('');
-      let statement = listStatements.get(key);
-      if (!statement) {
-        statement = buildList(used, `datasets_list_${key}`);
-        listStatements.set(key, statement);
-      }
-      const found = await statement.execute({ ...values, limit: f.limit, offset: f.offset });
+      const found = await listStatement(key, used).execute({
+        ...values,
+        limit: f.limit,
+        offset: f.offset,
+      });
       const rows = found.map(({ total: _total, ...row }) => row);
       if (found[0]) return { rows, total: found[0].total };
       // An empty page: nothing matched, or the page is past the last one.

@@ -16,6 +16,7 @@ import type { Database } from '../../db/connect';
 import { documents, projects, type DocumentRow } from '../../db/schema';
 import { conflict } from '../../platform/errors';
 import { assertStorageQuota } from '../../platform/storage-quota';
+import { preparedPerShape } from '../../db/prepared';
 import { containsPattern, memberProjectIds } from '../projects/visibility';
 
 export type NewDocumentRow = typeof documents.$inferInsert;
@@ -123,7 +124,7 @@ export function createDocumentsStore(db: Database) {
    * subquery, evaluated once) in one statement, prepared once per set of filters used (and
    * number of categories) and reused: a request only binds its values (docs/performance.md).
    */
-  const listStatements = new Map<string, ReturnType<typeof buildList>>();
+  const listStatement = preparedPerShape('documents_list', buildList);
   function buildList(
     shape: { visibleTo: boolean; pattern: boolean; categories: number; projectId: boolean },
     name: string,
@@ -174,11 +175,6 @@ export function createDocumentsStore(db: Database) {
         projectId: f.projectId !== undefined,
       };
       const key = `${Number(shape.visibleTo)}${Number(shape.pattern)}${shape.categories}${Number(shape.projectId)}`;
-      let statement = listStatements.get(key);
-      if (!statement) {
-        statement = buildList(shape, `documents_list_${key}`);
-        listStatements.set(key, statement);
-      }
       const values: Record<string, unknown> = {
         visibleTo: f.visibleTo,
         pattern: f.search ? containsPattern(f.search) : undefined,
@@ -187,7 +183,7 @@ export function createDocumentsStore(db: Database) {
         offset: f.offset,
       };
       categories?.forEach((c, i) => (values[`category${i}`] = c));
-      const found = await statement.execute(values);
+      const found = await listStatement(key, shape).execute(values);
       const first = found[0];
       if (first) {
         return {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '../../db/connect';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { NewNotification } from '../../platform/notify';
+import { preparedPerShape } from '../../db/prepared';
 
 export function createNotificationsStore(db: Database) {
   const unread = (userId: string | SQLWrapper) =>
@@ -25,8 +26,7 @@ export function createNotificationsStore(db: Database) {
    * The page, its total (`count(*) over ()`) and the unread count in one statement, prepared once
    * per filter and reused (a request only binds its values).
    */
-  const listStatements = new Map<boolean, ReturnType<typeof buildListStatement>>();
-  function buildListStatement(unreadOnly: boolean) {
+  function buildListStatement(unreadOnly: boolean, name: string) {
     const user = sql.placeholder('user');
     return db
       .select({
@@ -39,24 +39,18 @@ export function createNotificationsStore(db: Database) {
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(`notifications_list_${unreadOnly ? 'unread' : 'all'}`);
+      .prepare(name);
   }
-  function listStatement(unreadOnly: boolean) {
-    let statement = listStatements.get(unreadOnly);
-    if (!statement) {
-      statement = buildListStatement(unreadOnly);
-      listStatements.set(unreadOnly, statement);
-    }
-    return statement;
-  }
+  const listStatements = preparedPerShape('notifications_list', buildListStatement);
+  const listStatement = (unreadOnly: boolean) =>
+    listStatements(unreadOnly ? 'unread' : 'all', unreadOnly);
 
   /**
    * A page of groups in one statement: the groups (their counts, the number of groups by
    * `count(*) over ()` and the id of each one's newest notification) are paged in a subquery,
    * then each is joined to that notification; the unread count is a subquery of its own.
    */
-  const groupStatements = new Map<boolean, ReturnType<typeof buildGroupsStatement>>();
-  function buildGroupsStatement(unreadOnly: boolean) {
+  function buildGroupsStatement(unreadOnly: boolean, name: string) {
     const user = sql.placeholder('user');
     const page = db
       .select({
@@ -90,16 +84,11 @@ export function createNotificationsStore(db: Database) {
       .from(page)
       .innerJoin(notifications, eq(notifications.id, page.latestId))
       .orderBy(desc(page.last), desc(page.key))
-      .prepare(`notifications_groups_${unreadOnly ? 'unread' : 'all'}`);
+      .prepare(name);
   }
-  function groupsStatement(unreadOnly: boolean) {
-    let statement = groupStatements.get(unreadOnly);
-    if (!statement) {
-      statement = buildGroupsStatement(unreadOnly);
-      groupStatements.set(unreadOnly, statement);
-    }
-    return statement;
-  }
+  const groupsStatements = preparedPerShape('notifications_groups', buildGroupsStatement);
+  const groupsStatement = (unreadOnly: boolean) =>
+    groupsStatements(unreadOnly ? 'unread' : 'all', unreadOnly);
 
   /** The total (of notifications, or of groups) and the unread count, for a page past the last. */
   async function counts(

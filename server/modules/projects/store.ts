@@ -10,6 +10,7 @@ import {
   users,
   type ProjectRow,
 } from '../../db/schema';
+import { preparedPerShape } from '../../db/prepared';
 import { containsPattern, memberProjectsCondition } from './visibility';
 
 export type NewProjectRow = typeof projects.$inferInsert;
@@ -130,8 +131,8 @@ export function createProjectsStore(db: Database) {
    * Prepared once per shape (sort and which filters are set) and reused: a request only binds
    * its values, no query is built (docs/performance.md, API reads).
    */
-  const listStatements = new Map<string, ReturnType<typeof buildListStatement>>();
 
+  const listStatement = preparedPerShape('projects_list', buildListStatement);
   function buildListStatement(shape: ListShape, name: string) {
     const caller = sql.placeholder('caller');
     const conditions: SQL[] = [];
@@ -211,12 +212,7 @@ export function createProjectsStore(db: Database) {
         favorite: f.favoriteOf !== undefined,
       };
       const key = shapeKey(shape);
-      let statement = listStatements.get(key);
-      if (!statement) {
-        statement = buildListStatement(shape, `projects_list_${key}`);
-        listStatements.set(key, statement);
-      }
-      const rows = await statement.execute({
+      const rows = await listStatement(key, shape).execute({
         caller: callerId,
         memberOf: f.memberOf,
         pattern: f.search ? containsPattern(f.search) : undefined,
