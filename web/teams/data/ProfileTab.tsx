@@ -76,7 +76,8 @@ export function MissingTokens({
   const found = profile.columns.filter((c) => (c.missingTokens ?? []).length > 0);
   return (
     <Stack spacing={1}>
-      <Typography variant="body2">
+      {/* A div, not a paragraph: the chips are divs, and a div inside a <p> is invalid HTML. */}
+      <Typography variant="body2" component="div">
         Read as missing when the file was loaded:{' '}
         {recognised.map((t) => (
           <Chip
