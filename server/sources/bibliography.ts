@@ -1,7 +1,5 @@
-import { Cite } from '@citation-js/core';
-import '@citation-js/plugin-bibtex';
-import '@citation-js/plugin-ris';
-import '@citation-js/plugin-csl';
+import { createRequire } from 'node:module';
+import type { Cite as CiteClass } from '@citation-js/core';
 import { z } from 'zod';
 import { bibtexMonths, unwrapRis } from '../../common/teams/literature-citations';
 import { bestLink } from './trusted-hosts';
@@ -17,6 +15,26 @@ import { normaliseArxivId, normaliseDoi, person, plainText, type Person, type Wo
  */
 
 export type BibliographyFormat = 'bibtex' | 'ris' | 'csl-json';
+
+const requirePackage = createRequire(import.meta.url);
+let loadedCite: typeof CiteClass | undefined;
+
+/**
+ * citation-js with its BibTeX, RIS and CSL plugins, loaded on first use: loading it takes about
+ * 0.2 s of CPU, which every server and worker start paid though most never read or write a
+ * reference file. The packages are CommonJS, so a synchronous require keeps these functions
+ * synchronous; the plugins register themselves with the core when loaded.
+ */
+function citeClass(): typeof CiteClass {
+  if (!loadedCite) {
+    const core = requirePackage('@citation-js/core') as { Cite: typeof CiteClass };
+    requirePackage('@citation-js/plugin-bibtex');
+    requirePackage('@citation-js/plugin-ris');
+    requirePackage('@citation-js/plugin-csl');
+    loadedCite = core.Cite;
+  }
+  return loadedCite;
+}
 
 /** A CSL-JSON item (the fields read or written here; others pass through). */
 export interface CslItem {
@@ -121,7 +139,9 @@ export function splitBibtex(text: string): BibEntry[] {
 function parseBibtexChunk(text: string): CslItem[] {
   // \noopsort{key} (defined in a @preamble to steer sorting) prints nothing.
   const cleaned = text.replace(/\\noopsort\s*\{[^{}]*\}/g, '');
-  return cleanItems(new Cite(cleaned, { forceType: '@bibtex/text', generateGraph: false }).data);
+  return cleanItems(
+    new (citeClass())(cleaned, { forceType: '@bibtex/text', generateGraph: false }).data,
+  );
 }
 
 /**
@@ -196,7 +216,9 @@ export function importRis(text: string): ImportResult {
   const skipped: SkippedEntry[] = [];
   let items: CslItem[] = [];
   try {
-    items = cleanItems(new Cite(text, { forceType: '@ris/file', generateGraph: false }).data);
+    items = cleanItems(
+      new (citeClass())(text, { forceType: '@ris/file', generateGraph: false }).data,
+    );
   } catch (error) {
     // One bad record must not lose the others: parse record by record.
     const records = text.split(/^ER {2}-.*$/m).filter((r) => /^TY {2}-/m.test(r));
@@ -204,8 +226,10 @@ export function importRis(text: string): ImportResult {
       try {
         items.push(
           ...cleanItems(
-            new Cite(`${record.trim()}\nER  - \n`, { forceType: '@ris/file', generateGraph: false })
-              .data,
+            new (citeClass())(`${record.trim()}\nER  - \n`, {
+              forceType: '@ris/file',
+              generateGraph: false,
+            }).data,
           ),
         );
       } catch (inner) {
@@ -377,7 +401,7 @@ export function worksToCsl(works: readonly Work[]): CslItem[] {
 /** CSL items as BibTeX, RIS or CSL-JSON text, written by citation-js. */
 export function formatBibliography(items: readonly CslItem[], format: BibliographyFormat): string {
   if (format === 'csl-json') return `${JSON.stringify(items, null, 2)}\n`;
-  const cite = new Cite(items, { generateGraph: false });
+  const cite = new (citeClass())(items, { generateGraph: false });
   if (format === 'bibtex') return bibtexMonths(cite.format('bibtex', { format: 'text' }));
   return unwrapRis(cite.format('ris', { format: 'text' }));
 }
