@@ -11,6 +11,10 @@
  * fixed cost of a process from the work: `ours-startup`, `duckdb-startup`, and for pandas
  * `/usr/bin/python3 -c 'import pandas'`.
  *
+ * Built into one file with `npx tsx bench/profile/bundle.ts`, the same modes run as
+ * `node dist/bench-profile/whole.mjs <mode> ...`: what a deployment would run, without tsx's
+ * compiling and resolving of each module at start-up (bundle.ts says what is inlined).
+ *
  * Pair them with a timer that alternates two commands and reports min/median/max of wall and
  * CPU time (e.g. `/usr/bin/time -v` in a loop); see docs/performance.md, "Data profiling".
  */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentSessionSchema, sessionStatusSchema } from '../agents';
 import { datasetSchema } from '../datasets';
 import { IMPUTATION_STRATEGIES, OUTLIER_DETECTION_METHODS } from '../settings';
+import { DEFAULT_MISSING_TOKENS } from '../missing-tokens';
 import { definePhaseTable, type PhaseResultsOf } from './shared';
 
 /**
@@ -109,11 +110,7 @@ export type TextStats = z.infer<typeof textStatsSchema>;
 // Missing-value tokens
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Cell texts read as a missing value when a file is loaded (R writes NA, Stata `.`, spreadsheets
- * `-` or an empty cell), unless the researcher chooses others for the upload.
- */
-export const DEFAULT_MISSING_TOKENS = ['', 'NA', 'N/A', 'NaN', 'null', '.', '-'] as const;
+export { DEFAULT_MISSING_TOKENS };
 /** Every token a researcher may choose: the defaults and a few more seen in published data. */
 export const MISSING_TOKEN_CHOICES = [
   ...DEFAULT_MISSING_TOKENS,

@@ -11,13 +11,10 @@ import type {
   ReshapeSpec,
   TransformReport,
 } from '../../../common/teams/data';
-import { chartRequestSchema, integrationSpecSchema } from '../../../common/teams/data';
 import { parseSpec } from './errors';
 import { analyze } from './analysis';
 import { autoCharts, requestedChart } from './charts';
-import { cleanDataset } from './cleaning';
 import { createDuckDb, splitMemoryLimit, type DuckDbOptions } from './duckdb';
-import { engineerFeatures } from './features';
 import { loadFile, type TableInfo } from './ingest';
 import { checkDataFile, type DataFormat, type FileCheck } from './inspect';
 import { integrate } from './integrate';
@@ -25,7 +22,6 @@ import { asDataError } from './pipeline';
 import { previewRows, type RowPage } from './preview';
 import { withMissingTokens } from './missing-tokens';
 import { profileFile, profileSource } from './profile';
-import { reshape } from './reshape';
 import { withSource } from './source';
 
 export { DataError, isDataError, type DataErrorCode } from './errors';
@@ -81,6 +77,14 @@ export interface ProfilingEngine {
   close(): void;
 }
 
+/**
+ * The contracts' schemas and the transforms that parse their specs with them (cleaning,
+ * features, reshape) are imported when first used: they pull zod and the shared contracts,
+ * which loading and profiling a file do not need, and a process that only profiles spent a
+ * third of its start-up importing them (docs/performance.md, "Data profiling").
+ */
+const contracts = () => import('../../../common/teams/data');
+
 export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEngine {
   // Profiles and analyses are many independent aggregates over the Parquet copy: run on an
   // instance of their own with one DuckDB thread per query and as many queries side by side as
@@ -107,6 +111,7 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
       }),
     chart: (file, request) =>
       withSource(db, file, async (conn, info) => {
+        const { chartRequestSchema } = await contracts();
         try {
           return await requestedChart(conn, info, parseSpec(chartRequestSchema, request));
         } catch (e) {
@@ -116,14 +121,17 @@ export function createProfilingEngine(options: DuckDbOptions = {}): ProfilingEng
     preview: (file, limit, offset) =>
       withSource(db, file, (conn, info) => previewRows(conn, info, limit, offset)),
     integrate: async (left, right, spec, out) => {
+      const { integrationSpecSchema } = await contracts();
       const parsed = parseSpec(integrationSpecSchema, spec);
       return integrate(db, left, right, parsed, out).catch((e: unknown) => {
         throw asDataError(e);
       });
     },
-    features: (file, spec, out) => engineerFeatures(db, file, spec, out),
-    clean: (file, spec, out) => cleanDataset(db, file, spec, out),
-    reshape: (file, spec, out) => reshape(db, file, spec, out),
+    features: async (file, spec, out) =>
+      (await import('./features')).engineerFeatures(db, file, spec, out),
+    clean: async (file, spec, out) =>
+      (await import('./cleaning')).cleanDataset(db, file, spec, out),
+    reshape: async (file, spec, out) => (await import('./reshape')).reshape(db, file, spec, out),
     close: () => {
       db.close();
       scans.close();

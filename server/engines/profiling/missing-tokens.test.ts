@@ -106,6 +106,33 @@ describe('missing-value tokens in a CSV file', () => {
     expect(existsSync(missingTokensFile(parquet))).toBe(false);
   });
 
+  it('reads a record with only its known fields, and one of another shape as none', async () => {
+    const { parquet } = await loaded('record.csv', 'a\n1\nNA\n');
+    const record = missingTokensFile(parquet);
+    writeFileSync(
+      record,
+      JSON.stringify({
+        recognised: ['NA'],
+        columns: { a: [{ token: 'NA', count: 1, extra: true }] },
+        extra: 1,
+      }),
+    );
+    const profile = await engine.profile(parquet);
+    expect(profile.missingTokens).toEqual({ recognised: ['NA'] });
+    expect(col(profile, 'a').missingTokens).toEqual([{ token: 'NA', count: 1 }]);
+    for (const other of [
+      '[]',
+      'not json',
+      JSON.stringify({ recognised: ['NA'], columns: [] }),
+      JSON.stringify({ recognised: [1], columns: {} }),
+      JSON.stringify({ recognised: ['NA'], columns: { a: [{ token: 'NA', count: '1' }] } }),
+      JSON.stringify({ recognised: ['NA'], columns: { a: { token: 'NA', count: 1 } } }),
+    ]) {
+      writeFileSync(record, other);
+      expect((await engine.profile(parquet)).missingTokens, other).toBeNull();
+    }
+  });
+
   it('says the tokens are unknown for Parquet data made in the app', async () => {
     const { parquet } = await loaded('src.csv', 'a,b\n1,x\nNA,y\n3,z\n');
     const out = path.join(dir, 'derived.parquet');

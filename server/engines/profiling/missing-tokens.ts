@@ -1,12 +1,7 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { z } from 'zod';
-import {
-  DEFAULT_MISSING_TOKENS,
-  missingTokenCountSchema,
-  type DatasetProfile,
-  type MissingTokenCount,
-} from '../../../common/teams/data';
+import type { DatasetProfile, MissingTokenCount } from '../../../common/teams/data';
+import { DEFAULT_MISSING_TOKENS } from '../../../common/missing-tokens';
 import { queryOne, queryRows, toNumber } from './duckdb';
 import { ident, literal } from './sql';
 
@@ -175,16 +170,38 @@ export async function readMissingTokens(parquetPath: string): Promise<MissingTok
     return null;
   }
   try {
-    return recordSchema.parse(JSON.parse(text));
+    return asRecord(JSON.parse(text));
   } catch {
     return null;
   }
 }
 
-const recordSchema = z.object({
-  recognised: z.array(z.string()),
-  columns: z.record(z.string(), z.array(missingTokenCountSchema)),
-});
+/**
+ * The record in a parsed file, with only its known fields, or null when the file holds
+ * something else. Checked by hand rather than with zod (missingTokenCountSchema's shape): every
+ * profile reads this record, and without zod a process that only loads and profiles imports
+ * neither zod nor the contracts' schemas (a third of its start-up; docs/performance.md).
+ */
+function asRecord(value: unknown): MissingTokenRecord | null {
+  if (!isObject(value) || !isObject(value.columns)) return null;
+  const { recognised } = value;
+  if (!Array.isArray(recognised) || !recognised.every((t) => typeof t === 'string')) return null;
+  const columns: Record<string, MissingTokenCount[]> = {};
+  for (const [name, counts] of Object.entries(value.columns)) {
+    if (!Array.isArray(counts)) return null;
+    const kept: MissingTokenCount[] = [];
+    for (const c of counts as unknown[]) {
+      if (!isObject(c) || typeof c.token !== 'string' || typeof c.count !== 'number') return null;
+      kept.push({ token: c.token, count: c.count });
+    }
+    columns[name] = kept;
+  }
+  return { recognised: [...(recognised as string[])], columns };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The profile with the tokens of its Parquet copy (each column's, and the list in effect). */
 export async function withMissingTokens(
