@@ -11,7 +11,7 @@ import type { AgentSessionRow, ArchivedRun } from '../../db/schema/agents';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
-import { enqueuePhase, publishUpdate, writeLog } from './session-events';
+import { publishUpdate, startPhase, writeLog } from './session-events';
 import { describeSession, machineState } from './session-view';
 import { ModelNotConfiguredError } from '../llm/errors';
 import { TransitionError, transition, type MachineEvent } from './state-machine';
@@ -278,7 +278,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
           ? `, ${checkpoints} ${checkpoints === 1 ? 'checkpoint' : 'checkpoints'} for your review`
           : ''),
     );
-    await enqueuePhase(core, row);
+    await startPhase(core, row);
     return describeSession(core, row);
   }
 
@@ -326,7 +326,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
       );
     }
     if (after.status === 'completed') await announceCompletion(core, after);
-    if (runPhase) await enqueuePhase(core, after);
+    if (runPhase) await startPhase(core, after);
     return describeSession(core, after);
   }
 
@@ -415,7 +415,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
       { countsAsNewActive: true },
     );
     await writeLog(core, after, `Resumed at phase ${after.phase}`);
-    await enqueuePhase(core, after);
+    await startPhase(core, after);
     return describeSession(core, after);
   }
 

@@ -31,6 +31,19 @@ export type SessionPatch = Partial<
 
 export type { SessionFilter } from './types';
 
+/** The usage totals cached on the row. */
+type UsageColumn = 'inputTokens' | 'outputTokens' | 'costUsd' | 'llmCalls';
+/** A change that may compute the usage totals in its statement (SQL) instead of giving them. */
+export type TransitionPatch = Omit<SessionPatch, UsageColumn> & {
+  [K in UsageColumn]?: SessionPatch[K] | SQL;
+};
+
+/** A log line to write. */
+export interface NewLogLine {
+  message: string;
+  level: LogEntry['level'];
+}
+
 /** What may run inside withOwnerLock: writes bound to its transaction. */
 interface OwnerLockedStore {
   insert(values: NewSession): Promise<AgentSessionRow>;
@@ -96,10 +109,8 @@ export function createSessionStore(db: Database) {
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 
-  type NewLine = { message: string; level: LogEntry['level'] };
-
   /** `(ord, level, message)` rows of the lines, numbered from 1, long messages cut. */
-  function lineValues(lines: NewLine[]): SQL {
+  function lineValues(lines: NewLogLine[]): SQL {
     return sql.join(
       lines.map(({ message, level }, i) => {
         const text =
@@ -148,7 +159,7 @@ export function createSessionStore(db: Database) {
    * Appends log lines with the next sequence numbers, in their order, in one statement (the
    * session's counter moves on by their number). Empty when the session does not exist.
    */
-  async function appendLogs(sessionId: string, lines: NewLine[]): Promise<LogEntry[]> {
+  async function appendLogs(sessionId: string, lines: NewLogLine[]): Promise<LogEntry[]> {
     if (lines.length === 0) return [];
     const result = await db.execute(sql`
       with s as (
@@ -180,8 +191,8 @@ export function createSessionStore(db: Database) {
   async function updateWithLogs(
     id: string,
     expect: { step: number; leaseOwner?: string },
-    patch: SessionPatch,
-    lines: NewLine[],
+    patch: TransitionPatch,
+    lines: NewLogLine[],
   ): Promise<{ row: AgentSessionRow; logs: LogEntry[] } | undefined> {
     const n = lines.length;
     const s = db.$with('s').as(
