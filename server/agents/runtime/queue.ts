@@ -199,7 +199,10 @@ export async function createPhaseQueue(opts: {
         })
         .catch((err: unknown) => {
           // The session keeps its state; the sweep queues it once its lease has expired.
-          log.warn({ err: (err as Error).message, sessionId: job.sessionId }, 'could not queue job');
+          log.warn(
+            { err: (err as Error).message, sessionId: job.sessionId },
+            'could not queue job',
+          );
         })
         .finally(() => {
           own.active--;
