@@ -231,16 +231,27 @@ export function createRunner(core: RuntimeCore): Runner {
   /**
    * A phase's log lines, written behind it: a line is queued when the phase gives it (after the
    * work it describes) and the phase goes on at once. One statement at a time writes every line
-   * queued while the one before was on its way, in order, and publishes them after the write;
-   * the lines still queued when the phase ends go into its result's statement (`take`). A write
-   * that fails stops the phase with its error, as an awaited write failing in the phase did.
+   * queued while the one before was on its way (or in the same turn of the event loop), in
+   * order, and publishes them after the write; the lines still queued when the phase ends go
+   * into its result's statement (`take`). A write that fails stops the phase with its error, as
+   * an awaited write failing in the phase did.
    */
   function lineWriter(row: AgentSessionRow, controller: AbortController) {
     let queued: NewLogLine[] = [];
     let sending: Promise<void> | undefined;
+    let scheduled = false;
+    let taking = false;
     let failure: { error: unknown } | undefined;
+    const schedule = (): void => {
+      if (scheduled || sending || taking || queued.length === 0 || failure) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        send();
+      });
+    };
     const send = (): void => {
-      if (sending || queued.length === 0 || failure) return;
+      if (sending || taking || queued.length === 0 || failure) return;
       const batch = queued;
       queued = [];
       sending = store
@@ -256,21 +267,29 @@ export function createRunner(core: RuntimeCore): Runner {
         )
         .finally(() => {
           sending = undefined;
-          send();
+          schedule();
         });
     };
-    /** Waits for the lines on their way; returns those not sent yet (now the caller's). */
+    /**
+     * Waits for the lines on their way; returns those not sent yet (now the caller's). Lines
+     * given after it are written as before.
+     */
     const take = async (): Promise<NewLogLine[]> => {
-      while (sending) await sending;
-      if (failure) throw failure.error;
-      const rest = queued;
-      queued = [];
-      return rest;
+      taking = true;
+      try {
+        while (sending) await sending;
+        if (failure) throw failure.error;
+        const rest = queued;
+        queued = [];
+        return rest;
+      } finally {
+        taking = false;
+      }
     };
     return {
       add(message: string, level: LogEntry['level']): void {
         queued.push({ message, level });
-        send();
+        schedule();
       },
       take,
       /** Writes and publishes every line given (before the phase's failure or stop is written). */
