@@ -59,6 +59,22 @@ function toTotals(raw: RawTotals | undefined): UsageTotals {
   };
 }
 
+/**
+ * A session's totals (the same sums as `forSession`) as SQL for the usage columns cached on its
+ * agent_sessions row: the runner computes them in its result statement instead of reading them
+ * in a statement of their own first.
+ */
+export function sessionUsageColumns(sessionId: string) {
+  const of = (total: SQL) =>
+    sql`(select ${total} from ${llmCalls} where ${llmCalls.sessionId} = ${sessionId})`;
+  return {
+    inputTokens: of(sql`coalesce(sum(${llmCalls.inputTokens}), 0)::int`),
+    outputTokens: of(sql`coalesce(sum(${llmCalls.outputTokens}), 0)::int`),
+    costUsd: of(sql`coalesce(sum(${llmCalls.costUsd}), 0)::double precision`),
+    llmCalls: of(sql`count(*)::int`),
+  };
+}
+
 export function createUsageStore(db: Database) {
   async function totalsWhere(where: SQL | undefined): Promise<UsageTotals> {
     const [row] = await db.select(totalsColumns).from(llmCalls).where(where);

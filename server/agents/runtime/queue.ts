@@ -32,6 +32,12 @@ export interface PhaseQueue {
     concurrency: number,
     handler: (job: PhaseJob, ack: () => void) => Promise<void>,
   ): Promise<void>;
+  /**
+   * Runs the job in this process without queueing it, if this process runs jobs (`work` was
+   * called), is not stopping and has a free slot; false otherwise (the caller queues it). A
+   * handler that throws has its job queued then, so it is tried again as a queued job would be.
+   */
+  runHere(job: PhaseJob): boolean;
   /** Wakes this process's idle workers (a job was queued somewhere). */
   wake(): void;
   /** Stops taking new jobs (shutdown begins). */
@@ -73,6 +79,16 @@ export async function createPhaseQueue(opts: {
       ? new PgBoss({ connectionString: database.url, max: 4, ...common })
       : new PgBoss({ db: pgliteBossDb(database.client), ...common });
 
+  const jobOptions = (job: PhaseJob): PgBoss.SendOptions => ({
+    singletonKey: `${job.sessionId}:${job.step}`,
+    // Failures the runtime did not handle (database down) are tried again; a phase's own
+    // errors end the session and never reach pg-boss.
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: opts.jobExpireSeconds,
+  });
+
   let state: 'up' | 'down' | 'not-started' = 'not-started';
   boss.on('error', (err: Error) => {
     log.warn({ err: err.message }, 'job queue error');
@@ -86,6 +102,9 @@ export async function createPhaseQueue(opts: {
   let sleeper: (() => void) | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let again = false;
+  // The dispatcher's slots, shared with jobs run here without the queue (runHere).
+  let slots: { concurrency: number; active: number } | undefined;
+  let runJob: ((job: PhaseJob, ack: () => void) => Promise<void>) | undefined;
   function wake(): void {
     again = true;
     if (idleTimer) clearTimeout(idleTimer);
@@ -101,26 +120,20 @@ export async function createPhaseQueue(opts: {
     },
 
     async enqueue(job) {
-      await boss.send(PHASE_QUEUE, job, {
-        singletonKey: `${job.sessionId}:${job.step}`,
-        // Failures the runtime did not handle (database down) are tried again; a phase's own
-        // errors end the session and never reach pg-boss.
-        retryLimit: 5,
-        retryDelay: 2,
-        retryBackoff: true,
-        expireInSeconds: opts.jobExpireSeconds,
-      });
+      await boss.send(PHASE_QUEUE, job, jobOptions(job));
     },
 
     async work(concurrency, handler) {
       // One dispatcher per process, not one pg-boss poller per slot: a single fetch takes as many
       // jobs as there are free slots, so an idle process costs one query per polling interval
       // (PGlite has a single connection that every query waits for).
-      let active = 0;
+      const own = { concurrency, active: 0 };
+      slots = own;
+      runJob = handler;
       const loop = async () => {
         while (!stopping) {
           again = false;
-          const free = concurrency - active;
+          const free = own.concurrency - own.active;
           if (free > 0) {
             let jobs: Array<{ id: string; data: PhaseJob }> = [];
             try {
@@ -129,7 +142,7 @@ export async function createPhaseQueue(opts: {
               log.warn({ err: (err as Error).message }, 'could not fetch phase jobs');
             }
             for (const job of jobs) {
-              active++;
+              own.active++;
               let completed: Promise<unknown> | undefined;
               let ackTimer: NodeJS.Timeout | undefined;
               const complete = () => {
@@ -154,7 +167,7 @@ export async function createPhaseQueue(opts: {
                   log.warn({ err: (err as Error).message }, 'could not record job outcome');
                 })
                 .finally(() => {
-                  active--;
+                  own.active--;
                   wake();
                 });
             }
@@ -170,6 +183,32 @@ export async function createPhaseQueue(opts: {
         }
       };
       running = loop();
+    },
+
+    runHere(job) {
+      if (!slots || !runJob || stopping || slots.active >= slots.concurrency) return false;
+      const own = slots;
+      own.active++;
+      void runJob(job, () => undefined)
+        .catch(async (err: unknown) => {
+          log.warn(
+            { err: (err as Error).message, sessionId: job.sessionId },
+            'phase run here failed; queueing its job',
+          );
+          await boss.send(PHASE_QUEUE, job, jobOptions(job));
+        })
+        .catch((err: unknown) => {
+          // The session keeps its state; the sweep queues it once its lease has expired.
+          log.warn(
+            { err: (err as Error).message, sessionId: job.sessionId },
+            'could not queue job',
+          );
+        })
+        .finally(() => {
+          own.active--;
+          wake();
+        });
+      return true;
     },
 
     wake,

@@ -10,10 +10,12 @@ import { enqueuePhase, notifyOwner, publishLog, publishUpdate, writeLog } from '
 import { machineState, sessionLink, teamName } from './session-view';
 import { isModelError } from '../llm/errors';
 import type { ModelHandle } from '../llm/model-layer';
+import { sessionUsageColumns } from '../llm/usage-store';
 import type { PhaseJob } from './queue';
 import { createProvenanceRecorder } from '../kit/provenance';
 import { createWorkspace } from '../kit/workspace';
 import { transition } from './state-machine';
+import type { NewLogLine } from './store';
 import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
 
 /** Why a running phase was stopped from outside. */
@@ -226,11 +228,84 @@ export function createRunner(core: RuntimeCore): Runner {
     });
   }
 
-  function buildLog(row: AgentSessionRow, signal: AbortSignal): PhaseLog {
+  /**
+   * A phase's log lines, written behind it: a line is queued when the phase gives it (after the
+   * work it describes) and the phase goes on at once. One statement at a time writes every line
+   * queued while the one before was on its way (or in the same turn of the event loop), in
+   * order, and publishes them after the write; the lines still queued when the phase ends go
+   * into its result's statement (`take`). A write that fails stops the phase with its error, as
+   * an awaited write failing in the phase did.
+   */
+  function lineWriter(row: AgentSessionRow, controller: AbortController) {
+    let queued: NewLogLine[] = [];
+    let sending: Promise<void> | undefined;
+    let scheduled = false;
+    let taking = false;
+    let failure: { error: unknown } | undefined;
+    const schedule = (): void => {
+      if (scheduled || sending || taking || queued.length === 0 || failure) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        send();
+      });
+    };
+    const send = (): void => {
+      if (sending || taking || queued.length === 0 || failure) return;
+      const batch = queued;
+      queued = [];
+      sending = store
+        .appendLogs(row.id, batch)
+        .then(
+          (entries) => {
+            for (const entry of entries) publishLog(core, row, entry);
+          },
+          (error: unknown) => {
+            failure = { error };
+            controller.abort(error);
+          },
+        )
+        .finally(() => {
+          sending = undefined;
+          schedule();
+        });
+    };
+    /**
+     * Waits for the lines on their way; returns those not sent yet (now the caller's). Lines
+     * given after it are written as before.
+     */
+    const take = async (): Promise<NewLogLine[]> => {
+      taking = true;
+      try {
+        while (sending) await sending;
+        if (failure) throw failure.error;
+        const rest = queued;
+        queued = [];
+        return rest;
+      } finally {
+        taking = false;
+      }
+    };
+    return {
+      add(message: string, level: LogEntry['level']): void {
+        queued.push({ message, level });
+        schedule();
+      },
+      take,
+      /** Writes and publishes every line given (before the phase's failure or stop is written). */
+      async flush(): Promise<void> {
+        const rest = await take();
+        if (rest.length === 0) return;
+        for (const entry of await store.appendLogs(row.id, rest)) publishLog(core, row, entry);
+      },
+    };
+  }
+
+  function buildLog(lines: ReturnType<typeof lineWriter>, signal: AbortSignal): PhaseLog {
     // A phase that ignores its signal must not write lines after it was stopped.
-    const write = async (message: string, level: 'info' | 'warn' | 'error') => {
-      if (signal.aborted) return;
-      await writeLog(core, row, message, level);
+    const write = (message: string, level: 'info' | 'warn' | 'error') => {
+      if (!signal.aborted) lines.add(message, level);
+      return Promise.resolve();
     };
     const log = ((message: string) => write(message, 'info')) as PhaseLog;
     log.warn = (message) => write(message, 'warn');
@@ -267,6 +342,7 @@ export function createRunner(core: RuntimeCore): Runner {
     if (session.aborted) follow();
     else session.addEventListener('abort', follow, { once: true });
     const signal = controller.signal;
+    const lines = lineWriter(row, controller);
     const timeoutMs =
       (phase.timeoutSeconds ?? 0) > 0 ? phase.timeoutSeconds! * 1000 : limits.phaseTimeoutMs;
     const timer = setTimeout(
@@ -331,7 +407,7 @@ export function createRunner(core: RuntimeCore): Runner {
         input: row.input,
         configuration: row.configuration,
         phase: { number: row.phase, key: phase.key, name: phase.name, totalPhases: phases.length },
-        log: buildLog(row, signal),
+        log: buildLog(lines, signal),
         llm: budgeted(
           models.forCall({
             userId: row.ownerId,
@@ -360,7 +436,7 @@ export function createRunner(core: RuntimeCore): Runner {
         signal,
       };
       if (started) publishLog(core, row, started);
-      else await writeLog(core, row, startLine(row, phases));
+      else lines.add(startLine(row, phases), 'info');
       const raw = await untilAborted(phase.run(ctx), signal);
       if (signal.aborted) throw signal.reason as Error;
       const parsed = phase.result.safeParse(raw);
@@ -372,13 +448,25 @@ export function createRunner(core: RuntimeCore): Runner {
       }
       const result = parsed.data;
       // The session's usage totals are refreshed after every phase that called the model; they
-      // are written with the phase's result (below), in the same statement.
-      const totals = usage.calls > 0 ? await models.usage.forSession(row.id) : undefined;
+      // are written with the phase's result (below), in the same statement. Without a budget to
+      // check first, that statement computes them itself.
+      const budgetChecked = usage.calls > 0 && row.tokenBudget !== null;
+      const totals = budgetChecked ? await models.usage.forSession(row.id) : undefined;
       if (totals) usage.used = totals.totalTokens;
       if (row.tokenBudget !== null && usage.used > row.tokenBudget) {
         if (totals) await store.setUsage(row.id, totals);
         throw new StopSignal('budget', budgetText(row, usage.used));
       }
+      const usageColumns = totals
+        ? {
+            inputTokens: totals.inputTokens,
+            outputTokens: totals.outputTokens,
+            costUsd: totals.costUsd,
+            llmCalls: totals.calls,
+          }
+        : usage.calls > 0
+          ? sessionUsageColumns(row.id)
+          : {};
 
       const next = transition(
         machineState(row),
@@ -406,9 +494,11 @@ export function createRunner(core: RuntimeCore): Runner {
             phases,
           )
         : undefined;
-      // The phase's result, the session's new state and the log lines that follow it (completed;
-      // then waiting at the checkpoint, the session completed, or the next phase's start) in one
-      // statement; the lines are published below in their places among the updates.
+      // The phase's lines not written yet, the phase's result, the session's new state and the
+      // log lines that follow it (completed; then waiting at the checkpoint, the session
+      // completed, or the next phase's start) in one statement; the lines are published below
+      // in their places among the updates.
+      const pending = await lines.take();
       const written = await store.updateWithLogs(
         row.id,
         { step: row.step, leaseOwner: owner },
@@ -427,17 +517,11 @@ export function createRunner(core: RuntimeCore): Runner {
                 attempts: 1,
               }
             : { leaseOwner: null, leaseUntil: null, attempts: 0 }),
-          ...(totals
-            ? {
-                inputTokens: totals.inputTokens,
-                outputTokens: totals.outputTokens,
-                costUsd: totals.costUsd,
-                llmCalls: totals.calls,
-              }
-            : {}),
+          ...usageColumns,
           ...(done ? completionPatch(team, allResults) : {}),
         },
         [
+          ...pending,
           {
             message: `Completed phase ${entry.phase}/${phases.length}: ${phase.name} in ${seconds(performance.now() - startedAt)}`,
             level: 'info',
@@ -452,11 +536,17 @@ export function createRunner(core: RuntimeCore): Runner {
       // Cancelled, paused or reset while finishing: that change stands, this result is dropped
       // (the usage totals are still written).
       if (!written) {
+        if (pending.length > 0) {
+          for (const entry of await store.appendLogs(row.id, pending)) publishLog(core, row, entry);
+        }
         if (totals) await store.setUsage(row.id, totals);
+        else if (usage.calls > 0) await refreshUsage(row);
         return;
       }
       const after = written.row;
-      const [completedLine, nextLine] = written.logs;
+      // The phase's own lines go with the state they were given in, as if written on their own.
+      for (const entry of written.logs.slice(0, pending.length)) publishLog(core, row, entry);
+      const [completedLine, nextLine] = written.logs.slice(pending.length);
       publishLog(core, after, completedLine);
       publishUpdate(core, after, {
         updateType: 'phase_completed',
@@ -491,6 +581,13 @@ export function createRunner(core: RuntimeCore): Runner {
         await enqueuePhase(core, after);
       }
     } catch (err) {
+      // The phase's lines first: they describe work done before its failure or stop.
+      await lines.flush().catch((flushErr: unknown) => {
+        core.app.log.warn(
+          { err: (flushErr as Error).message, sessionId: row.id },
+          'could not write the log lines of a stopped phase',
+        );
+      });
       const stop = signal.aborted ? (signal.reason as unknown) : err;
       if (stop instanceof StopSignal) {
         switch (stop.reason) {

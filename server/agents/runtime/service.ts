@@ -4,6 +4,7 @@ import {
   LOG_PAGE_MAX,
   type AgentSession,
   type FeedbackEntry,
+  type LogEntry,
   type SessionStatus,
 } from '../../../common/agents';
 import { teamNoun } from '../../../common/text';
@@ -11,11 +12,11 @@ import type { AgentSessionRow, ArchivedRun } from '../../db/schema/agents';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { CHANNELS, type ControlMessage, type RuntimeCore } from './runtime-core';
 import { announceCompletion, completionPatch } from './session-completion';
-import { enqueuePhase, publishUpdate, writeLog } from './session-events';
+import { publishLog, publishUpdate, startPhase, writeLog } from './session-events';
 import { describeSession, machineState } from './session-view';
 import { ModelNotConfiguredError } from '../llm/errors';
 import { TransitionError, transition, type MachineEvent } from './state-machine';
-import type { SessionPatch } from './store';
+import type { NewLogLine, SessionPatch } from './store';
 import type { TeamDefinition } from './team';
 import type { ListPage, LogsPage, SessionActor, SessionService, StartSessionInput } from './types';
 
@@ -125,8 +126,21 @@ export function createSessionService(core: RuntimeCore): SessionService {
       next: ReturnType<typeof transition>,
       team: TeamDefinition,
     ) => SessionPatch,
-    opts: { countsAsNewActive?: boolean } = {},
-  ): Promise<{ before: AgentSessionRow; after: AgentSessionRow; runPhase: boolean }> {
+    opts: {
+      countsAsNewActive?: boolean;
+      /** The log line after the change, written in its statement (and returned, to publish). */
+      line?: (
+        row: AgentSessionRow,
+        next: ReturnType<typeof transition>,
+        team: TeamDefinition,
+      ) => NewLogLine;
+    } = {},
+  ): Promise<{
+    before: AgentSessionRow;
+    after: AgentSessionRow;
+    runPhase: boolean;
+    logs: LogEntry[];
+  }> {
     for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
       const row = await controllable(
         actor,
@@ -148,13 +162,16 @@ export function createSessionService(core: RuntimeCore): SessionService {
         checkpoint: next.state.checkpoint,
         paused: next.state.paused,
       };
-      const after = opts.countsAsNewActive
+      const lines = opts.line ? [opts.line(row, next, team)] : [];
+      const written = opts.countsAsNewActive
         ? await store.withOwnerLock(row.ownerId, async (active, tx) => {
             if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
-            return tx.update(row.id, { step: row.step }, patch);
+            return tx.updateWithLogs(row.id, { step: row.step }, patch, lines);
           })
-        : await store.update(row.id, { step: row.step }, patch);
-      if (after) return { before: row, after, runPhase: next.runPhase };
+        : await store.updateWithLogs(row.id, { step: row.step }, patch, lines);
+      if (written) {
+        return { before: row, after: written.row, runPhase: next.runPhase, logs: written.logs };
+      }
     }
     throw conflict('The session changed at the same time; reload it and try again');
   }
@@ -241,7 +258,18 @@ export function createSessionService(core: RuntimeCore): SessionService {
       completedAt: null,
     };
 
-    let row: AgentSessionRow;
+    const phases = registry.phasesOf(team, plan);
+    const checkpoints = phases.filter((p) => p.checkpoint).length;
+    // The session's first line is written with it, in the same statement.
+    const firstLine = {
+      level: 'info' as const,
+      message:
+        `Started ${team.name} session: ${phases.length} ${phases.length === 1 ? 'phase' : 'phases'}` +
+        (checkpoints > 0
+          ? `, ${checkpoints} ${checkpoints === 1 ? 'checkpoint' : 'checkpoints'} for your review`
+          : ''),
+    };
+    let written: { row: AgentSessionRow; logs: LogEntry[] };
     if (request.sessionId) {
       const existing = await visible(actor, request.sessionId);
       if (existing.ownerId !== actor.id) throw notFound('Session');
@@ -253,32 +281,27 @@ export function createSessionService(core: RuntimeCore): SessionService {
       }
       const updated = await store.withOwnerLock(actor.id, async (active, tx) => {
         if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
-        return tx.update(existing.id, { step: existing.step }, fields);
+        return tx.updateWithLogs(existing.id, { step: existing.step }, fields, [firstLine]);
       });
       if (!updated) throw conflict('The session changed at the same time; reload it and try again');
-      row = updated;
+      written = updated;
     } else {
-      row = await store.withOwnerLock(actor.id, async (active, tx) => {
+      written = await store.withOwnerLock(actor.id, async (active, tx) => {
         if (active >= limits.maxConcurrentSessions) throw activeLimitError(active);
-        return tx.insert({
-          ...fields,
-          ...(request.presetId ? { id: request.presetId } : {}),
-          ownerId: actor.id,
-          step: 1,
-        });
+        return tx.insertWithLogs(
+          {
+            ...fields,
+            ...(request.presetId ? { id: request.presetId } : {}),
+            ownerId: actor.id,
+            step: 1,
+          },
+          [firstLine],
+        );
       });
     }
-    const phases = registry.phasesOf(team, plan);
-    const checkpoints = phases.filter((p) => p.checkpoint).length;
-    await writeLog(
-      core,
-      row,
-      `Started ${team.name} session: ${phases.length} ${phases.length === 1 ? 'phase' : 'phases'}` +
-        (checkpoints > 0
-          ? `, ${checkpoints} ${checkpoints === 1 ? 'checkpoint' : 'checkpoints'} for your review`
-          : ''),
-    );
-    await enqueuePhase(core, row);
+    const row = written.row;
+    publishLog(core, row, written.logs[0]);
+    await startPhase(core, row);
     return describeSession(core, row);
   }
 
@@ -290,7 +313,7 @@ export function createSessionService(core: RuntimeCore): SessionService {
     const trimmed = text.trim();
     if (!trimmed) throw new AppError('bad_request', 'feedback must not be blank');
     const approved = isApproval(trimmed);
-    const { after, runPhase } = await apply(
+    const { after, runPhase, logs } = await apply(
       actor,
       sessionId,
       { type: 'feedback', approved },
@@ -310,23 +333,26 @@ export function createSessionService(core: RuntimeCore): SessionService {
           ? { ...patch, ...completionPatch(team, row.results) }
           : patch;
       },
+      {
+        // Written with the feedback, published after its update.
+        line: (row, next, team) => {
+          const checkpoint = row.checkpoint ?? 0;
+          if (approved) return { level: 'info', message: `Checkpoint ${checkpoint} approved` };
+          const phaseName = registry.phasesOf(team, row.plan)[next.state.phase - 1]?.name ?? '';
+          return {
+            level: 'info',
+            message:
+              `Feedback received at checkpoint ${checkpoint} (${trimmed.length} characters); ` +
+              `running phase ${next.state.phase} (${phaseName}) again with it`,
+          };
+        },
+      },
     );
     const entry = after.feedback[after.feedback.length - 1]!;
     publishUpdate(core, after, { updateType: 'feedback_submitted', data: entry });
-    const team = teamOf(after);
-    if (approved) {
-      await writeLog(core, after, `Checkpoint ${entry.checkpoint} approved`);
-    } else {
-      const phaseName = registry.phasesOf(team, after.plan)[after.phase - 1]?.name ?? '';
-      await writeLog(
-        core,
-        after,
-        `Feedback received at checkpoint ${entry.checkpoint} (${trimmed.length} characters); ` +
-          `running phase ${after.phase} (${phaseName}) again with it`,
-      );
-    }
+    publishLog(core, after, logs[0]);
     if (after.status === 'completed') await announceCompletion(core, after);
-    if (runPhase) await enqueuePhase(core, after);
+    if (runPhase) await startPhase(core, after);
     return describeSession(core, after);
   }
 
@@ -407,15 +433,18 @@ export function createSessionService(core: RuntimeCore): SessionService {
   }
 
   async function resume(actor: SessionActor, sessionId: string): Promise<AgentSession> {
-    const { after } = await apply(
+    const { after, logs } = await apply(
       actor,
       sessionId,
       { type: 'resume' },
       () => ({ leaseOwner: null, leaseUntil: null, attempts: 0 }),
-      { countsAsNewActive: true },
+      {
+        countsAsNewActive: true,
+        line: (_row, next) => ({ level: 'info', message: `Resumed at phase ${next.state.phase}` }),
+      },
     );
-    await writeLog(core, after, `Resumed at phase ${after.phase}`);
-    await enqueuePhase(core, after);
+    publishLog(core, after, logs[0]);
+    await startPhase(core, after);
     return describeSession(core, after);
   }
 

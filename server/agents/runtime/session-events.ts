@@ -115,6 +115,19 @@ export async function enqueuePhase(
   }
 }
 
+/**
+ * Runs the session's current step in this process when it runs jobs and has a free slot (the
+ * request that started, approved or resumed the session): no job is queued and fetched, the
+ * runner claims the session's lease as for a job. Otherwise queues the job for any worker.
+ */
+export async function startPhase(
+  core: RuntimeCore,
+  row: Pick<AgentSessionRow, 'id' | 'step'>,
+): Promise<void> {
+  if (core.queue.runHere({ sessionId: row.id, step: row.step })) return;
+  await enqueuePhase(core, row);
+}
+
 /** Reads back the data of an update that was too large to travel on the bus. */
 export async function hydrateUpdate(
   core: RuntimeCore,

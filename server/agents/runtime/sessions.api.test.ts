@@ -8,7 +8,15 @@ import type {
   LogsReply,
   MetricsReply,
 } from '../../../common/agents';
-import { ADMIN, bearer, createTestApp, createUser, login, type TestApp } from '../../../test/app';
+import {
+  ADMIN,
+  bearer,
+  createSiblingApp,
+  createTestApp,
+  createUser,
+  login,
+  type TestApp,
+} from '../../../test/app';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../../test/llm-server';
 import { hasStatus, sessionClient, waitingAt } from '../../../test/teams/helpers';
 import { notifications } from '../../db/schema';
@@ -735,7 +743,7 @@ describe('a change written with its log lines (store.updateWithLogs)', () => {
 });
 
 describe('phases that follow without a checkpoint', () => {
-  it('run one after the other in the process that ran the first, under one job', async () => {
+  it('run one after the other in the process that started the session, without a job', async () => {
     const { accessToken, c } = await researcher();
     const exec = await t.app.inject({
       method: 'POST',
@@ -756,12 +764,37 @@ describe('phases that follow without a checkpoint', () => {
     const second = lines.indexOf('Starting phase 2/2: Finish');
     expect(lines[second - 1]).toBe('Completed phase 1/2: Analyse');
     expect(lines.at(-1)).toBe('Session completed: all 2 phases done');
-    // Only the first phase was queued; the lease was given up at the end.
-    const jobs = await t.ctx.db.execute(
-      sql`select data from pgboss.job where data->>'sessionId' = ${id}`,
-    );
-    expect((jobs as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+    // Started in a process that runs phases, with a free slot: nothing was queued; the lease
+    // was given up at the end.
+    expect(await jobsOf(id)).toBe(0);
     const row = (await createSessionStore(t.ctx.db).get(id))!;
     expect(row).toMatchObject({ leaseOwner: null, leaseUntil: null, attempts: 0 });
   });
+
+  it('started in a process that runs no phases: one job, run by a process that does', async () => {
+    const { accessToken, c } = await researcher();
+    const web = await createSiblingApp(t, { extraTeams: [runtimeTestTeam] });
+    try {
+      const exec = await web.app.inject({
+        method: 'POST',
+        url: '/api/v2/agents/runtime-test-quick/execute',
+        headers: bearer(accessToken),
+        payload: { input: { topic: 'queued' } },
+      });
+      const id = (exec.json().execution as Execution).executionId;
+      const done = await c.waitFor(id, hasStatus('completed'));
+      expect(done.results.map((r) => r.key)).toEqual(['analyse', 'finish']);
+      expect(await jobsOf(id)).toBe(1);
+    } finally {
+      await web.close();
+    }
+  });
 });
+
+/** How many phase jobs were queued for the session. */
+async function jobsOf(sessionId: string): Promise<number> {
+  const jobs = await t.ctx.db.execute(
+    sql`select data from pgboss.job where data->>'sessionId' = ${sessionId}`,
+  );
+  return (jobs as unknown as { rows: unknown[] }).rows.length;
+}

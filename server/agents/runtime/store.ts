@@ -13,6 +13,7 @@ import {
   sql,
   type SQL,
   type SQLWrapper,
+  type WithSubquery,
 } from 'drizzle-orm';
 import type { LogEntry, SessionStatus } from '../../../common/agents';
 import type { Database } from '../../db/connect';
@@ -31,9 +32,32 @@ export type SessionPatch = Partial<
 
 export type { SessionFilter } from './types';
 
+/** The usage totals cached on the row. */
+type UsageColumn = 'inputTokens' | 'outputTokens' | 'costUsd' | 'llmCalls';
+/** A change that may compute the usage totals in its statement (SQL) instead of giving them. */
+export type TransitionPatch = Omit<SessionPatch, UsageColumn> & {
+  [K in UsageColumn]?: SessionPatch[K] | SQL;
+};
+
+/** A log line to write. */
+export interface NewLogLine {
+  message: string;
+  level: LogEntry['level'];
+}
+
 /** What may run inside withOwnerLock: writes bound to its transaction. */
 interface OwnerLockedStore {
   insert(values: NewSession): Promise<AgentSessionRow>;
+  insertWithLogs(
+    values: NewSession,
+    lines: NewLogLine[],
+  ): Promise<{ row: AgentSessionRow; logs: LogEntry[] }>;
+  updateWithLogs(
+    id: string,
+    expect: { step: number; leaseOwner?: string },
+    patch: TransitionPatch,
+    lines: NewLogLine[],
+  ): Promise<{ row: AgentSessionRow; logs: LogEntry[] } | undefined>;
   update(
     id: string,
     expect: { step: number; leaseOwner?: string },
@@ -96,10 +120,8 @@ export function createSessionStore(db: Database) {
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 
-  type NewLine = { message: string; level: LogEntry['level'] };
-
   /** `(ord, level, message)` rows of the lines, numbered from 1, long messages cut. */
-  function lineValues(lines: NewLine[]): SQL {
+  function lineValues(lines: NewLogLine[]): SQL {
     return sql.join(
       lines.map(({ message, level }, i) => {
         const text =
@@ -148,7 +170,7 @@ export function createSessionStore(db: Database) {
    * Appends log lines with the next sequence numbers, in their order, in one statement (the
    * session's counter moves on by their number). Empty when the session does not exist.
    */
-  async function appendLogs(sessionId: string, lines: NewLine[]): Promise<LogEntry[]> {
+  async function appendLogs(sessionId: string, lines: NewLogLine[]): Promise<LogEntry[]> {
     if (lines.length === 0) return [];
     const result = await db.execute(sql`
       with s as (
@@ -173,35 +195,39 @@ export function createSessionStore(db: Database) {
   }
 
   /**
-   * `update` and log lines after it in one statement (a data-modifying CTE): the lines are
-   * written only if the change is, with the numbers that follow the session's last line.
-   * Undefined when someone else changed the session.
+   * Applies a change if the session is still at `step` (and, for the runner, still leased by
+   * `leaseOwner`); every change moves the step on. Undefined when someone else changed it.
    */
-  async function updateWithLogs(
+  async function update(
     id: string,
     expect: { step: number; leaseOwner?: string },
-    patch: SessionPatch,
-    lines: NewLine[],
+    patch: TransitionPatch,
+  ): Promise<AgentSessionRow | undefined> {
+    const [row] = await db
+      .update(agentSessions)
+      .set({ ...patch, step: sql`${agentSessions.step} + 1`, updatedAt: new Date() })
+      .where(expected(id, expect))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Runs the data-modifying statement `s` (a CTE inserting or updating one session, returning
+   * it) and writes log lines after it in the same statement: the lines only if the row is
+   * written, with the numbers that follow the session's last line (`change` moves `log_seq` on
+   * by their number). Undefined when no row was written.
+   */
+  async function changeWithLogs(
+    s: WithSubquery<'s'>,
+    lines: NewLogLine[],
   ): Promise<{ row: AgentSessionRow; logs: LogEntry[] } | undefined> {
     const n = lines.length;
-    const s = db.$with('s').as(
-      db
-        .update(agentSessions)
-        .set({
-          ...patch,
-          step: sql`${agentSessions.step} + 1`,
-          logSeq: sql`${agentSessions.logSeq} + ${n}::int`,
-          updatedAt: new Date(),
-        })
-        .where(expected(id, expect))
-        .returning(),
-    );
     const l = db.$with('l', { seq: sql<number>`seq` }).as(sql`
       insert into agent_session_logs (session_id, seq, level, message)
       select s.id, s.log_seq - ${n}::int + v.ord, v.level, v.message
       from s, (values ${lineValues(lines)}) as v(ord, level, message)
       returning seq, level, message, created_at`);
-    // Every column of the updated row, read from the CTE (decoded as the table's columns).
+    // Every column of the written row, read from the CTE (decoded as the table's columns).
     const columns = Object.fromEntries(
       Object.keys(getTableColumns(agentSessions)).map((k) => [
         k,
@@ -220,6 +246,55 @@ export function createSessionStore(db: Database) {
     if (!found) return undefined;
     const logs = typeof found.logs === 'string' ? JSON.parse(found.logs) : found.logs;
     return { row: found.row as AgentSessionRow, logs: toEntries(logs) };
+  }
+
+  /**
+   * `update` and log lines after it in one statement (a data-modifying CTE): the lines are
+   * written only if the change is, with the numbers that follow the session's last line.
+   * Undefined when someone else changed the session.
+   */
+  async function updateWithLogs(
+    id: string,
+    expect: { step: number; leaseOwner?: string },
+    patch: TransitionPatch,
+    lines: NewLogLine[],
+  ): Promise<{ row: AgentSessionRow; logs: LogEntry[] } | undefined> {
+    if (lines.length === 0) {
+      const row = await update(id, expect, patch);
+      return row && { row, logs: [] };
+    }
+    return changeWithLogs(
+      db.$with('s').as(
+        db
+          .update(agentSessions)
+          .set({
+            ...patch,
+            step: sql`${agentSessions.step} + 1`,
+            logSeq: sql`${agentSessions.logSeq} + ${lines.length}::int`,
+            updatedAt: new Date(),
+          })
+          .where(expected(id, expect))
+          .returning(),
+      ),
+      lines,
+    );
+  }
+
+  /** `insert` of a new session and its first log lines, numbered from 1, in one statement. */
+  async function insertWithLogs(
+    values: NewSession,
+    lines: NewLogLine[],
+  ): Promise<{ row: AgentSessionRow; logs: LogEntry[] }> {
+    const written = await changeWithLogs(
+      db.$with('s').as(
+        db
+          .insert(agentSessions)
+          .values({ ...values, logSeq: lines.length })
+          .returning(),
+      ),
+      lines,
+    );
+    return written!;
   }
 
   return {
@@ -279,24 +354,10 @@ export function createSessionStore(db: Database) {
       return { rows, total: Number(total?.n ?? 0) };
     },
 
-    /**
-     * Applies a change if the session is still at `step` (and, for the runner, still leased by
-     * `leaseOwner`); every change moves the step on. Undefined when someone else changed it.
-     */
-    async update(
-      id: string,
-      expect: { step: number; leaseOwner?: string },
-      patch: SessionPatch,
-    ): Promise<AgentSessionRow | undefined> {
-      const [row] = await db
-        .update(agentSessions)
-        .set({ ...patch, step: sql`${agentSessions.step} + 1`, updatedAt: new Date() })
-        .where(expected(id, expect))
-        .returning();
-      return row;
-    },
+    update,
 
     updateWithLogs,
+    insertWithLogs,
 
     /** Usage totals cached on the session row (the model layer's records are the source). */
     async setUsage(
