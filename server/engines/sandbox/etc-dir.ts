@@ -1,0 +1,259 @@
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  GROUP,
+  OCTAVE_SAVE_FIGURES,
+  OCTAVE_SITE_INIT,
+  PASSWD,
+  PYTHON_SITECUSTOMIZE,
+} from './support-files';
+
+/**
+ * The sandbox's /etc, prepared once per server process and bound read-only into every run
+ * (one bind mount instead of one per file).
+ *
+ * bwrap reads the whole mount table (/proc/self/mountinfo, the host's mounts included) after
+ * each bind mount, and each file copied in through a pipe costs the server a pipe; binding the
+ * listed /etc entries one by one and copying the support files in took about 1.5 ms of CPU of
+ * each run's 10 ms of bwrap on a loaded machine (docs/performance.md, "Code sandbox"). The
+ * directory holds copies of those entries, the sandbox's own passwd and group, and the support
+ * files under `sandbox/` (reached inside as /opt/sandbox, a symbolic link). Every run sees the
+ * same files, none of them user data, and none writable: the bind is read-only.
+ *
+ * Only what the sandbox user could read in the host's /etc is copied (entries readable by
+ * others), so a copy owned by the server's account shows nothing the bind did not.
+ */
+
+/**
+ * Read-only parts of /etc the runtimes need, and nothing else of it (no passwd, shadow, ssl keys
+ * or host configuration): shared-library lookup, Debian's alternatives (BLAS, LAPACK), R's and
+ * matplotlib's configuration, fonts and the time zone.
+ */
+export const ETC_READ_ONLY = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/R',
+  '/etc/matplotlibrc',
+  '/etc/fonts',
+  '/etc/localtime',
+];
+
+/** The support files' folder inside the prepared /etc. */
+export const ETC_SUPPORT_NAME = 'sandbox';
+
+/** Support files by path under the support folder. */
+const SUPPORT_FILES: Record<string, string> = {
+  'python/sitecustomize.py': PYTHON_SITECUSTOMIZE,
+  'octave/siterc.m': OCTAVE_SITE_INIT,
+  'octave/econagents_save_open_figures.m': OCTAVE_SAVE_FIGURES,
+};
+
+/** How often the host's entries are compared with the copy, at most. */
+const CHECK_INTERVAL_MS = 1000;
+/**
+ * The copy is made again this often even without a change seen, so files a temp-directory
+ * cleaner removed from it come back.
+ */
+const REBUILD_INTERVAL_MS = 60 * 60 * 1000;
+/** An older copy is removed this long after a newer one replaced it (runs starting meanwhile). */
+const REMOVE_OLD_AFTER_MS = 60 * 1000;
+
+const readableByOthers = (s: Stats) =>
+  s.isDirectory() ? (s.mode & 0o005) === 0o005 : (s.mode & 0o004) !== 0;
+
+/**
+ * What a change on the host would alter: each listed entry's type and times, every folder's
+ * modification time below them and every regular file's. Symbolic links inside folders are
+ * covered by their folder's time, as a link is replaced, never changed in place.
+ */
+export function etcSignature(sources: readonly string[] = ETC_READ_ONLY): string {
+  const parts: string[] = [];
+  const add = (p: string, s: Stats) => parts.push(`${p}:${s.mode}:${s.ino}:${s.size}:${s.mtimeMs}`);
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const p = path.join(dir, entry.name);
+      if (!entry.isDirectory() && !entry.isFile()) continue;
+      try {
+        add(p, lstatSync(p));
+      } catch {
+        continue;
+      }
+      if (entry.isDirectory()) walk(p);
+    }
+  };
+  for (const source of sources) {
+    let s: Stats;
+    try {
+      s = lstatSync(source);
+    } catch {
+      parts.push(`${source}:absent`);
+      continue;
+    }
+    add(source, s);
+    if (s.isSymbolicLink()) parts.push(readlinkSync(source));
+    else if (s.isDirectory()) walk(source);
+  }
+  return parts.join('\n');
+}
+
+/** Copies `source` to `dest` as it is (links as links), leaving out what others cannot read. */
+function copyReadable(source: string, dest: string): void {
+  const s = lstatSync(source);
+  if (s.isSymbolicLink()) {
+    symlinkSync(readlinkSync(source), dest);
+  } else if (s.isDirectory()) {
+    if (!readableByOthers(s)) return;
+    mkdirSync(dest);
+    for (const name of readdirSync(source)) copyReadable(path.join(source, name), path.join(dest, name));
+  } else if (s.isFile() && readableByOthers(s)) {
+    copyFileSync(source, dest);
+  }
+}
+
+/**
+ * Makes the tree readable by others (folders 0755, files 0644): the server runs with umask 077,
+ * and bwrap runs as another user when the server is root. Links are left alone.
+ */
+function openUp(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) openUp(p);
+    else if (entry.isFile()) chmodSync(p, 0o644);
+  }
+}
+
+/**
+ * Builds the directory under `parent`: the listed entries that exist, passwd, group and the
+ * support files. Returns the new directory's path.
+ */
+export function buildEtcDir(
+  parent: string,
+  sources: readonly string[] = ETC_READ_ONLY,
+): string {
+  const root = mkdtempSync(path.join(parent, 'econagents-sandbox-'));
+  try {
+    for (const source of sources) {
+      try {
+        lstatSync(source);
+      } catch {
+        continue; // absent on this host
+      }
+      copyReadable(source, path.join(root, path.basename(source)));
+    }
+    writeFileSync(path.join(root, 'passwd'), PASSWD);
+    writeFileSync(path.join(root, 'group'), GROUP);
+    for (const [name, content] of Object.entries(SUPPORT_FILES)) {
+      const file = path.join(root, ETC_SUPPORT_NAME, name);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, content);
+    }
+    openUp(root);
+    return root;
+  } catch (err) {
+    rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * Where bwrap can reach the directory: the temp directory, unless the server is root (bwrap
+ * then runs as another user) and one of its ancestors is closed to others.
+ */
+function parentDir(asOtherUser: boolean): string {
+  const dir = tmpdir();
+  if (!asOtherUser) return dir;
+  for (let p = path.resolve(dir); ; p = path.dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) return '/dev/shm';
+    if (p === path.dirname(p)) return dir;
+  }
+}
+
+/**
+ * Compiles sitecustomize.py next to itself (its __pycache__), so a Python run loads the
+ * compiled file instead of compiling it again (about 1 ms of CPU per run; runs use -B, so
+ * nothing inside writes it). Runs before it exists compile as before.
+ */
+function compileSitecustomize(root: string): void {
+  const file = path.join(root, ETC_SUPPORT_NAME, 'python', 'sitecustomize.py');
+  execFile(
+    '/usr/bin/python3',
+    ['-I', '-c', 'import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)', file],
+    { env: { PATH: '/usr/bin:/bin' }, timeout: 30_000 },
+    () => {
+      // Without Python there is nothing to run it with; a failure leaves the source only.
+      try {
+        openUp(path.join(path.dirname(file), '__pycache__'));
+      } catch {
+        // nothing compiled
+      }
+    },
+  );
+}
+
+let current: { dir: string; signature: string; builtAt: number; checkedAt: number } | null =
+  null;
+/** Every directory built and not yet removed, removed at exit. */
+const built = new Set<string>();
+let exitHook = false;
+
+/**
+ * The prepared /etc's path for a run now: built on first use, and built again when the host's
+ * entries changed (checked at most once a second), when it disappeared or hourly.
+ * `asOtherUser`: bwrap runs as another user than the server (the server is root).
+ */
+export function sandboxEtcDir(asOtherUser: boolean): string {
+  const now = Date.now();
+  if (current && now - current.checkedAt < CHECK_INTERVAL_MS) return current.dir;
+  const signature = etcSignature();
+  if (current && now - current.builtAt < REBUILD_INTERVAL_MS && current.signature === signature) {
+    try {
+      statSync(path.join(current.dir, 'passwd'));
+      current.checkedAt = now;
+      return current.dir;
+    } catch {
+      // removed from under us: build again
+    }
+  }
+  const old = current?.dir;
+  const dir = buildEtcDir(parentDir(asOtherUser));
+  current = { dir, signature, builtAt: now, checkedAt: now };
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const d of built) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  built.add(dir);
+  compileSitecustomize(dir);
+  if (old) {
+    setTimeout(() => {
+      built.delete(old);
+      rmSync(old, { recursive: true, force: true });
+    }, REMOVE_OLD_AFTER_MS).unref();
+  }
+  return dir;
+}
