@@ -65,8 +65,8 @@ const SUPPORT_FILES: Record<string, string> = {
   'octave/econagents_save_open_figures.m': OCTAVE_SAVE_FIGURES,
 };
 
-/** How often the host's entries are compared with the copy, at most. */
-const CHECK_INTERVAL_MS = 1000;
+/** How often the host's entries are compared with the copy, at most (a few dozen stat calls). */
+const CHECK_INTERVAL_MS = 5000;
 /**
  * The copy is made again this often even without a change seen, so files a temp-directory
  * cleaner removed from it come back.
@@ -79,56 +79,42 @@ const readableByOthers = (s: Stats) =>
   s.isDirectory() ? (s.mode & 0o005) === 0o005 : (s.mode & 0o004) !== 0;
 
 /**
- * What a change on the host would alter: each listed entry's type and times, every folder's
- * modification time below them and every regular file's. Symbolic links inside folders are
- * covered by their folder's time, as a link is replaced, never changed in place.
+ * What a change on the host would alter, for the paths a copy was made from (`tracked`): each
+ * one's type, inode, size and modification time, and where a link points. Folders are among
+ * them, so an entry added, removed or replaced in one (dpkg and update-alternatives rename into
+ * place) changes its folder's time; a file edited in place changes its own.
  */
-export function etcSignature(sources: readonly string[] = ETC_READ_ONLY): string {
-  const parts: string[] = [];
-  const add = (p: string, s: Stats) => parts.push(`${p}:${s.mode}:${s.ino}:${s.size}:${s.mtimeMs}`);
-  const walk = (dir: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const p = path.join(dir, entry.name);
-      if (!entry.isDirectory() && !entry.isFile()) continue;
+export function etcSignature(tracked: readonly string[]): string {
+  return tracked
+    .map((p) => {
       try {
-        add(p, lstatSync(p));
+        const s = lstatSync(p);
+        const link = s.isSymbolicLink() ? readlinkSync(p) : '';
+        return `${p}:${s.mode}:${s.ino}:${s.size}:${s.mtimeMs}:${link}`;
       } catch {
-        continue;
+        return `${p}:absent`;
       }
-      if (entry.isDirectory()) walk(p);
-    }
-  };
-  for (const source of sources) {
-    let s: Stats;
-    try {
-      s = lstatSync(source);
-    } catch {
-      parts.push(`${source}:absent`);
-      continue;
-    }
-    add(source, s);
-    if (s.isSymbolicLink()) parts.push(readlinkSync(source));
-    else if (s.isDirectory()) walk(source);
-  }
-  return parts.join('\n');
+    })
+    .join('\n');
 }
 
-/** Copies `source` to `dest` as it is (links as links), leaving out what others cannot read. */
-function copyReadable(source: string, dest: string): void {
+/**
+ * Copies `source` to `dest` as it is (links as links), leaving out what others cannot read, and
+ * adds the folders and files it copied from to `tracked`.
+ */
+function copyReadable(source: string, dest: string, tracked: string[]): void {
   const s = lstatSync(source);
   if (s.isSymbolicLink()) {
     symlinkSync(readlinkSync(source), dest);
   } else if (s.isDirectory()) {
     if (!readableByOthers(s)) return;
+    tracked.push(source);
     mkdirSync(dest);
-    for (const name of readdirSync(source)) copyReadable(path.join(source, name), path.join(dest, name));
+    for (const name of readdirSync(source)) {
+      copyReadable(path.join(source, name), path.join(dest, name), tracked);
+    }
   } else if (s.isFile() && readableByOthers(s)) {
+    tracked.push(source);
     copyFileSync(source, dest);
   }
 }
@@ -148,13 +134,15 @@ function openUp(dir: string): void {
 
 /**
  * Builds the directory under `parent`: the listed entries that exist, passwd, group and the
- * support files. Returns the new directory's path.
+ * support files. Returns the new directory's path and the host paths to watch for changes
+ * (`etcSignature`): the listed entries, present or not, and the folders and files copied.
  */
 export function buildEtcDir(
   parent: string,
   sources: readonly string[] = ETC_READ_ONLY,
-): string {
+): { dir: string; tracked: string[] } {
   const root = mkdtempSync(path.join(parent, 'econagents-sandbox-'));
+  const tracked = [...sources];
   try {
     for (const source of sources) {
       try {
@@ -162,7 +150,7 @@ export function buildEtcDir(
       } catch {
         continue; // absent on this host
       }
-      copyReadable(source, path.join(root, path.basename(source)));
+      copyReadable(source, path.join(root, path.basename(source)), tracked);
     }
     writeFileSync(path.join(root, 'passwd'), PASSWD);
     writeFileSync(path.join(root, 'group'), GROUP);
@@ -172,7 +160,7 @@ export function buildEtcDir(
       writeFileSync(file, content);
     }
     openUp(root);
-    return root;
+    return { dir: root, tracked };
   } catch (err) {
     rmSync(root, { recursive: true, force: true });
     throw err;
@@ -214,22 +202,30 @@ function compileSitecustomize(root: string): void {
   );
 }
 
-let current: { dir: string; signature: string; builtAt: number; checkedAt: number } | null =
-  null;
+let current: {
+  dir: string;
+  tracked: string[];
+  signature: string;
+  builtAt: number;
+  checkedAt: number;
+} | null = null;
 /** Every directory built and not yet removed, removed at exit. */
 const built = new Set<string>();
 let exitHook = false;
 
 /**
  * The prepared /etc's path for a run now: built on first use, and built again when the host's
- * entries changed (checked at most once a second), when it disappeared or hourly.
+ * entries changed (checked at most every five seconds), when it disappeared or hourly.
  * `asOtherUser`: bwrap runs as another user than the server (the server is root).
  */
 export function sandboxEtcDir(asOtherUser: boolean): string {
   const now = Date.now();
   if (current && now - current.checkedAt < CHECK_INTERVAL_MS) return current.dir;
-  const signature = etcSignature();
-  if (current && now - current.builtAt < REBUILD_INTERVAL_MS && current.signature === signature) {
+  if (
+    current &&
+    now - current.builtAt < REBUILD_INTERVAL_MS &&
+    etcSignature(current.tracked) === current.signature
+  ) {
     try {
       statSync(path.join(current.dir, 'passwd'));
       current.checkedAt = now;
@@ -239,8 +235,8 @@ export function sandboxEtcDir(asOtherUser: boolean): string {
     }
   }
   const old = current?.dir;
-  const dir = buildEtcDir(parentDir(asOtherUser));
-  current = { dir, signature, builtAt: now, checkedAt: now };
+  const { dir, tracked } = buildEtcDir(parentDir(asOtherUser));
+  current = { dir, tracked, signature: etcSignature(tracked), builtAt: now, checkedAt: now };
   if (!exitHook) {
     exitHook = true;
     process.on('exit', () => {

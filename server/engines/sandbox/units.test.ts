@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs } from './bwrap-args';
+import { sandboxEtcDir } from './etc-dir';
 import { parseChannel } from './channel';
 import { DEFAULT_LIMITS, resolveLimits } from './limits';
 import { interpretRun } from './outcome';
 import type { RawRun } from './spawn';
+import { SUPPORT_DIR } from './support-files';
 
 describe('resolveLimits', () => {
   it('caps a requested time limit at the server maximum and keeps CPU time within it', () => {
@@ -151,12 +153,15 @@ describe('buildBwrapArgs', () => {
     expect(args).toContain('--ro-bind /usr /usr');
   });
 
-  it('binds nothing writable from the host and nothing of /etc beyond the listed files', () => {
+  it('binds nothing writable from the host: /usr and the prepared /etc, read-only', () => {
     expect(plan.args).not.toContain('--bind');
-    const roBinds = plan.args.flatMap((a, i) => (a === '--ro-bind' ? [plan.args[i + 1]!] : []));
-    for (const p of roBinds)
-      expect(p).toMatch(/^\/(usr|etc\/(ld\.so|alternatives|R|matplotlibrc|fonts|localtime))/);
-    expect(roBinds).not.toContain('/etc/passwd');
-    expect(roBinds).not.toContain('/etc/shadow');
+    const roBinds = plan.args.flatMap((a, i) =>
+      a === '--ro-bind' ? [`${plan.args[i + 1]} -> ${plan.args[i + 2]}`] : [],
+    );
+    expect(roBinds.filter((b) => !/^\/(lib|bin|sbin)/.test(b))).toEqual([
+      '/usr -> /usr',
+      `${sandboxEtcDir(process.getuid?.() === 0)} -> /etc`,
+    ]);
+    expect(args).toContain(`--symlink /etc/sandbox ${SUPPORT_DIR}`);
   });
 });
