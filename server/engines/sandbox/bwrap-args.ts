@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
-import { ETC_SUPPORT_NAME, sandboxEtcDir } from './etc-dir';
+import { ETC_SUPPORT_NAME } from './etc-dir';
 import type { SandboxLimits } from './limits';
 import { SUPPORT_DIR, WRAPPER_SCRIPT } from './support-files';
 
@@ -57,9 +57,9 @@ export function buildBwrapArgs(input: {
   limits: SandboxLimits;
   /**
    * The prepared /etc (etc-dir.ts): copies of the parts of the host's /etc the runtimes need,
-   * the sandbox's passwd and group, and the support files. By default this process's own.
+   * the sandbox's passwd and group, and the support files.
    */
-  etcDir?: string;
+  etcDir: string;
   /** Files for the working directory. */
   files: SandboxFile[];
   env: Record<string, string>;
@@ -91,7 +91,7 @@ export function buildBwrapArgs(input: {
     '/usr',
     ...usrLinks(),
     '--ro-bind',
-    input.etcDir ?? sandboxEtcDir(process.getuid?.() === 0),
+    input.etcDir,
     '/etc',
     '--symlink',
     `/etc/${ETC_SUPPORT_NAME}`,

@@ -47,8 +47,8 @@ describe('the prepared /etc', () => {
     rmSync(out, { recursive: true, force: true });
   });
 
-  it('copies the listed entries (links as links), passwd, group and the support files, and nothing else', () => {
-    const { dir } = buildEtcDir(out, sources);
+  it('copies the listed entries (links as links), passwd, group and the support files, and nothing else', async () => {
+    const { dir } = await buildEtcDir(out, sources);
     expect(readdirSync(dir).sort()).toEqual([
       'R',
       'alternatives',
@@ -69,8 +69,8 @@ describe('the prepared /etc', () => {
     ).toBe(PYTHON_SITECUSTOMIZE);
   });
 
-  it('leaves out what others cannot read on the host, and opens the rest to them', () => {
-    const { dir } = buildEtcDir(out, sources);
+  it('leaves out what others cannot read on the host, and opens the rest to them', async () => {
+    const { dir } = await buildEtcDir(out, sources);
     expect(readdirSync(path.join(dir, 'R'))).toEqual(['Renviron']);
     expect(lstatSync(dir).mode & 0o777).toBe(0o755);
     expect(lstatSync(path.join(dir, 'R')).mode & 0o777).toBe(0o755);
@@ -78,8 +78,8 @@ describe('the prepared /etc', () => {
     expect(lstatSync(path.join(dir, 'passwd')).mode & 0o777).toBe(0o644);
   });
 
-  it('watches the listed entries, the folders and the files it copied', () => {
-    const { tracked } = buildEtcDir(out, sources);
+  it('watches the listed entries, the folders and the files it copied', async () => {
+    const { tracked } = await buildEtcDir(out, sources);
     expect(tracked.sort()).toEqual(
       [
         ...sources,
@@ -88,8 +88,8 @@ describe('the prepared /etc', () => {
     );
   });
 
-  it('has a signature that changes when the host changes an entry, and only then', () => {
-    const { tracked } = buildEtcDir(out, sources);
+  it('has a signature that changes when the host changes an entry, and only then', async () => {
+    const { tracked } = await buildEtcDir(out, sources);
     const before = etcSignature(tracked);
     expect(etcSignature(tracked)).toBe(before);
     // A file edited in place.

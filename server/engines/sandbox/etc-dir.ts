@@ -1,18 +1,25 @@
 import { execFile } from 'node:child_process';
 import {
-  chmodSync,
-  copyFileSync,
+  accessSync,
+  constants,
   lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
   readlinkSync,
   rmSync,
   statSync,
-  symlinkSync,
-  writeFileSync,
   type Stats,
 } from 'node:fs';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -102,20 +109,20 @@ export function etcSignature(tracked: readonly string[]): string {
  * Copies `source` to `dest` as it is (links as links), leaving out what others cannot read, and
  * adds the folders and files it copied from to `tracked`.
  */
-function copyReadable(source: string, dest: string, tracked: string[]): void {
-  const s = lstatSync(source);
+async function copyReadable(source: string, dest: string, tracked: string[]): Promise<void> {
+  const s = await lstat(source);
   if (s.isSymbolicLink()) {
-    symlinkSync(readlinkSync(source), dest);
+    await symlink(await readlink(source), dest);
   } else if (s.isDirectory()) {
     if (!readableByOthers(s)) return;
     tracked.push(source);
-    mkdirSync(dest);
-    for (const name of readdirSync(source)) {
-      copyReadable(path.join(source, name), path.join(dest, name), tracked);
+    await mkdir(dest);
+    for (const name of await readdir(source)) {
+      await copyReadable(path.join(source, name), path.join(dest, name), tracked);
     }
   } else if (s.isFile() && readableByOthers(s)) {
     tracked.push(source);
-    copyFileSync(source, dest);
+    await copyFile(source, dest);
   }
 }
 
@@ -123,12 +130,12 @@ function copyReadable(source: string, dest: string, tracked: string[]): void {
  * Makes the tree readable by others (folders 0755, files 0644): the server runs with umask 077,
  * and bwrap runs as another user when the server is root. Links are left alone.
  */
-function openUp(dir: string): void {
-  chmodSync(dir, 0o755);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+async function openUp(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) openUp(p);
-    else if (entry.isFile()) chmodSync(p, 0o644);
+    if (entry.isDirectory()) await openUp(p);
+    else if (entry.isFile()) await chmod(p, 0o644);
   }
 }
 
@@ -136,48 +143,58 @@ function openUp(dir: string): void {
  * Builds the directory under `parent`: the listed entries that exist, passwd, group and the
  * support files. Returns the new directory's path and the host paths to watch for changes
  * (`etcSignature`): the listed entries, present or not, and the folders and files copied.
+ * Asynchronous, so the server goes on answering meanwhile (on a busy disk it took seconds).
  */
-export function buildEtcDir(
+export async function buildEtcDir(
   parent: string,
   sources: readonly string[] = ETC_READ_ONLY,
-): { dir: string; tracked: string[] } {
-  const root = mkdtempSync(path.join(parent, 'econagents-sandbox-'));
+): Promise<{ dir: string; tracked: string[] }> {
+  const root = await mkdtemp(path.join(parent, 'econagents-sandbox-'));
   const tracked = [...sources];
   try {
     for (const source of sources) {
       try {
-        lstatSync(source);
+        await lstat(source);
       } catch {
         continue; // absent on this host
       }
-      copyReadable(source, path.join(root, path.basename(source)), tracked);
+      await copyReadable(source, path.join(root, path.basename(source)), tracked);
     }
-    writeFileSync(path.join(root, 'passwd'), PASSWD);
-    writeFileSync(path.join(root, 'group'), GROUP);
+    await writeFile(path.join(root, 'passwd'), PASSWD);
+    await writeFile(path.join(root, 'group'), GROUP);
     for (const [name, content] of Object.entries(SUPPORT_FILES)) {
       const file = path.join(root, ETC_SUPPORT_NAME, name);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, content);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, content);
     }
-    openUp(root);
+    await openUp(root);
     return { dir: root, tracked };
   } catch (err) {
-    rmSync(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
     throw err;
   }
 }
 
 /**
- * Where bwrap can reach the directory: the temp directory, unless the server is root (bwrap
- * then runs as another user) and one of its ancestors is closed to others.
+ * Where to build: /dev/shm (a tmpfs: on a busy disk the 500 links and files took seconds) or
+ * else the temp directory; when the server is root, bwrap runs as another user, so only a place
+ * whose every ancestor others can pass through.
  */
 function parentDir(asOtherUser: boolean): string {
-  const dir = tmpdir();
-  if (!asOtherUser) return dir;
-  for (let p = path.resolve(dir); ; p = path.dirname(p)) {
-    if ((statSync(p).mode & 0o001) === 0) return '/dev/shm';
-    if (p === path.dirname(p)) return dir;
-  }
+  const open = (dir: string) => {
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      if (!statSync(dir).isDirectory()) return false;
+      if (!asOtherUser) return true;
+      for (let p = path.resolve(dir); ; p = path.dirname(p)) {
+        if ((statSync(p).mode & 0o001) === 0) return false;
+        if (p === path.dirname(p)) return true;
+      }
+    } catch {
+      return false;
+    }
+  };
+  return ['/dev/shm', tmpdir()].find(open) ?? tmpdir();
 }
 
 /**
@@ -193,11 +210,7 @@ function compileSitecustomize(root: string): void {
     { env: { PATH: '/usr/bin:/bin' }, timeout: 30_000 },
     () => {
       // Without Python there is nothing to run it with; a failure leaves the source only.
-      try {
-        openUp(path.join(path.dirname(file), '__pycache__'));
-      } catch {
-        // nothing compiled
-      }
+      openUp(path.join(path.dirname(file), '__pycache__')).catch(() => undefined);
     },
   );
 }
@@ -209,33 +222,15 @@ let current: {
   builtAt: number;
   checkedAt: number;
 } | null = null;
+let building: Promise<string> | null = null;
 /** Every directory built and not yet removed, removed at exit. */
 const built = new Set<string>();
 let exitHook = false;
 
-/**
- * The prepared /etc's path for a run now: built on first use, and built again when the host's
- * entries changed (checked at most every five seconds), when it disappeared or hourly.
- * `asOtherUser`: bwrap runs as another user than the server (the server is root).
- */
-export function sandboxEtcDir(asOtherUser: boolean): string {
-  const now = Date.now();
-  if (current && now - current.checkedAt < CHECK_INTERVAL_MS) return current.dir;
-  if (
-    current &&
-    now - current.builtAt < REBUILD_INTERVAL_MS &&
-    etcSignature(current.tracked) === current.signature
-  ) {
-    try {
-      statSync(path.join(current.dir, 'passwd'));
-      current.checkedAt = now;
-      return current.dir;
-    } catch {
-      // removed from under us: build again
-    }
-  }
+async function rebuild(asOtherUser: boolean): Promise<string> {
   const old = current?.dir;
-  const { dir, tracked } = buildEtcDir(parentDir(asOtherUser));
+  const { dir, tracked } = await buildEtcDir(parentDir(asOtherUser));
+  const now = Date.now();
   current = { dir, tracked, signature: etcSignature(tracked), builtAt: now, checkedAt: now };
   if (!exitHook) {
     exitHook = true;
@@ -252,4 +247,37 @@ export function sandboxEtcDir(asOtherUser: boolean): string {
     }, REMOVE_OLD_AFTER_MS).unref();
   }
   return dir;
+}
+
+/**
+ * The prepared /etc's path for a run now: built on first use, and built again when the host's
+ * entries changed (checked at most every five seconds), hourly, or when it disappeared. The run
+ * that finds it due starts the new copy and uses the one before, unless that disappeared. `asOtherUser`: bwrap runs as another
+ * user than the server (the server is root).
+ */
+export async function sandboxEtcDir(asOtherUser: boolean): Promise<string> {
+  const now = Date.now();
+  if (current && now - current.checkedAt < CHECK_INTERVAL_MS) return current.dir;
+  if (building) return building;
+  let present = false;
+  if (current) {
+    try {
+      statSync(path.join(current.dir, 'passwd'));
+      present = true;
+    } catch {
+      // removed from under us: build again
+    }
+    if (
+      present &&
+      now - current.builtAt < REBUILD_INTERVAL_MS &&
+      etcSignature(current.tracked) === current.signature
+    ) {
+      current.checkedAt = now;
+      return current.dir;
+    }
+  }
+  building = rebuild(asOtherUser).finally(() => {
+    building = null;
+  });
+  return present && current ? current.dir : building;
 }

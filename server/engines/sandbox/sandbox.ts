@@ -251,7 +251,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!filter.ok) return unavailable(filter.message, limits);
     let etcDir: string;
     try {
-      etcDir = sandboxEtcDir(runAs !== undefined);
+      etcDir = await sandboxEtcDir(runAs !== undefined);
     } catch (err) {
       return unavailable(
         `Code execution is unavailable: the sandbox's files could not be prepared (${(err as Error).message})`,

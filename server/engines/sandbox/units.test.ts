@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs } from './bwrap-args';
-import { sandboxEtcDir } from './etc-dir';
 import { parseChannel } from './channel';
 import { DEFAULT_LIMITS, resolveLimits } from './limits';
 import { interpretRun } from './outcome';
@@ -125,6 +124,7 @@ describe('interpretRun', () => {
 describe('buildBwrapArgs', () => {
   const plan = buildBwrapArgs({
     limits: DEFAULT_LIMITS,
+    etcDir: '/prepared/etc',
     files: [{ dest: '/work/main.py', content: 'print(1)' }],
     env: { PATH: '/usr/bin' },
     command: ['/usr/bin/python3', 'main.py'],
@@ -160,7 +160,7 @@ describe('buildBwrapArgs', () => {
     );
     expect(roBinds.filter((b) => !/^\/(lib|bin|sbin)/.test(b))).toEqual([
       '/usr -> /usr',
-      `${sandboxEtcDir(process.getuid?.() === 0)} -> /etc`,
+      '/prepared/etc -> /etc',
     ]);
     expect(args).toContain(`--symlink /etc/sandbox ${SUPPORT_DIR}`);
   });
