@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildEtcDir, ETC_SUPPORT_NAME, etcSignature } from './etc-dir';
+import { buildEtcDir, ETC_SUPPORT_NAME, etcSignature, removeOrphanCopies } from './etc-dir';
 import { PASSWD, PYTHON_SITECUSTOMIZE } from './support-files';
 
 /** The prepared /etc bound into every run: copies of the listed entries only, readable ones. */
@@ -103,5 +103,18 @@ describe('the prepared /etc', () => {
     expect(relinked).not.toBe(edited);
     writeFileSync(path.join(host, 'absent'), 'now here');
     expect(etcSignature(tracked)).not.toBe(relinked);
+  });
+
+  it('removes copies of server processes that are gone, and only those', async () => {
+    const { dir: mine } = await buildEtcDir(out, sources);
+    // pid 1 always exists; 2^22 + 1 is above the kernel's largest pid, so never a process.
+    const alive = path.join(out, 'econagents-sandbox-1-abcdef');
+    const gone = path.join(out, `econagents-sandbox-${2 ** 22 + 1}-abcdef`);
+    const other = path.join(out, 'unrelated');
+    for (const d of [alive, gone, other]) mkdirSync(d);
+    await removeOrphanCopies(out);
+    expect(readdirSync(out).sort()).toEqual(
+      [path.basename(mine), path.basename(alive), 'unrelated'].sort(),
+    );
   });
 });

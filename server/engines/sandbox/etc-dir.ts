@@ -149,7 +149,7 @@ export async function buildEtcDir(
   parent: string,
   sources: readonly string[] = ETC_READ_ONLY,
 ): Promise<{ dir: string; tracked: string[] }> {
-  const root = await mkdtemp(path.join(parent, 'econagents-sandbox-'));
+  const root = await mkdtemp(path.join(parent, `${PREFIX}${process.pid}-`));
   const tracked = [...sources];
   try {
     for (const source of sources) {
@@ -172,6 +172,33 @@ export async function buildEtcDir(
   } catch (err) {
     await rm(root, { recursive: true, force: true });
     throw err;
+  }
+}
+
+/** The copies' names: the prefix, the server's pid, a dash and mkdtemp's letters. */
+const PREFIX = 'econagents-sandbox-';
+
+/**
+ * Removes copies left by server processes that are gone (killed before their exit hook ran).
+ * A pid that exists, or belongs to another user (EPERM), keeps its copy.
+ */
+export async function removeOrphanCopies(parent: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^econagents-sandbox-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') {
+        await rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+      }
+    }
   }
 }
 
@@ -229,7 +256,9 @@ let exitHook = false;
 
 async function rebuild(asOtherUser: boolean): Promise<string> {
   const old = current?.dir;
-  const { dir, tracked } = await buildEtcDir(parentDir(asOtherUser));
+  const parent = parentDir(asOtherUser);
+  if (!old) await removeOrphanCopies(parent);
+  const { dir, tracked } = await buildEtcDir(parent);
   const now = Date.now();
   current = { dir, tracked, signature: etcSignature(tracked), builtAt: now, checkedAt: now };
   if (!exitHook) {
