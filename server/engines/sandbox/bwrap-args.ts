@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { ETC_SUPPORT_NAME } from './etc-dir';
 import type { SandboxLimits } from './limits';
 import { SUPPORT_DIR, WRAPPER_SCRIPT } from './support-files';
 
@@ -10,22 +11,6 @@ export const MATPLOTLIB_DIR = '/tmp/matplotlib';
 
 /** The sandbox user: nobody, in a user namespace of its own. */
 const SANDBOX_UID = '65534';
-
-/**
- * Read-only parts of /etc the runtimes need, and nothing else of it (no passwd, shadow, ssl keys
- * or host configuration): shared-library lookup, Debian's alternatives (BLAS, LAPACK), R's and
- * matplotlib's configuration, fonts and the time zone.
- */
-const ETC_READ_ONLY = [
-  '/etc/ld.so.cache',
-  '/etc/ld.so.conf',
-  '/etc/ld.so.conf.d',
-  '/etc/alternatives',
-  '/etc/R',
-  '/etc/matplotlibrc',
-  '/etc/fonts',
-  '/etc/localtime',
-];
 
 /** A file copied into the sandbox from a pipe (bwrap --file <fd> <dest>). */
 export interface SandboxFile {
@@ -70,7 +55,12 @@ function usrLinks(): string[] {
  */
 export function buildBwrapArgs(input: {
   limits: SandboxLimits;
-  /** Files for the working directory and the support directory. */
+  /**
+   * The prepared /etc (etc-dir.ts): copies of the parts of the host's /etc the runtimes need,
+   * the sandbox's passwd and group, and the support files.
+   */
+  etcDir: string;
+  /** Files for the working directory. */
   files: SandboxFile[];
   env: Record<string, string>;
   command: string[];
@@ -100,8 +90,13 @@ export function buildBwrapArgs(input: {
     '/usr',
     '/usr',
     ...usrLinks(),
+    '--ro-bind',
+    input.etcDir,
+    '/etc',
+    '--symlink',
+    `/etc/${ETC_SUPPORT_NAME}`,
+    SUPPORT_DIR,
   ];
-  for (const p of ETC_READ_ONLY) if (existsSync(p)) args.push('--ro-bind', p, p);
   args.push(
     '--proc',
     '/proc',
@@ -119,10 +114,6 @@ export function buildBwrapArgs(input: {
     String(16 * mib),
     '--tmpfs',
     '/dev/shm',
-    '--dir',
-    `${SUPPORT_DIR}/python`,
-    '--dir',
-    `${SUPPORT_DIR}/octave`,
     '--dir',
     MATPLOTLIB_DIR,
   );
@@ -142,8 +133,7 @@ export function buildBwrapArgs(input: {
     args.push('--seccomp', String(4 + inputs.length));
     inputs.push(input.seccomp);
   }
-  // The root (bwrap's own tmpfs holding the mount points, /etc/passwd and the support files)
-  // becomes read-only: /work, /tmp and /dev/shm stay the only writable places.
+  // The root (bwrap's own tmpfs holding the mount points and the links) becomes read-only: /work, /tmp and /dev/shm stay the only writable places.
   args.push('--remount-ro', '/');
   args.push('--chdir', WORK_DIR, '--clearenv');
   for (const [k, v] of Object.entries(input.env)) args.push('--setenv', k, v);

@@ -14,6 +14,7 @@ describe('read-only data files', () => {
   it('are mounted with --ro-bind-data under a folder created for them', () => {
     const plan = buildBwrapArgs({
       limits: DEFAULT_LIMITS,
+      etcDir: '/prepared/etc',
       files: [
         { dest: '/work/main.py', content: 'print(1)' },
         { dest: '/work/data/gdp.csv', content: Buffer.from('year,gdp\n'), readOnly: true },

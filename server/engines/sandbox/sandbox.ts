@@ -12,14 +12,8 @@ import { interpretRun, type ExecutionResult } from './outcome';
 import { detectRuntime, RUNTIMES, type RuntimeStatus } from './runtimes';
 import { knownSeccompProblem, seccompFilter } from './seccomp';
 import { spawnSandbox, type HostUser } from './spawn';
-import {
-  GROUP,
-  OCTAVE_SAVE_FIGURES,
-  OCTAVE_SITE_INIT,
-  PASSWD,
-  PYTHON_SITECUSTOMIZE,
-  SUPPORT_DIR,
-} from './support-files';
+import { sandboxEtcDir } from './etc-dir';
+import { SUPPORT_DIR } from './support-files';
 
 export interface SandboxOptions {
   /** The bwrap executable; by default the first of /usr/bin/bwrap and /usr/local/bin/bwrap. */
@@ -140,17 +134,6 @@ const SANDBOX_ENV: Record<string, string> = {
   OCTAVE_SITE_INITFILE: `${SUPPORT_DIR}/octave/siterc.m`,
 };
 
-const SUPPORT_FILES: SandboxFile[] = [
-  { dest: `${SUPPORT_DIR}/python/sitecustomize.py`, content: PYTHON_SITECUSTOMIZE },
-  { dest: `${SUPPORT_DIR}/octave/siterc.m`, content: OCTAVE_SITE_INIT },
-  {
-    dest: `${SUPPORT_DIR}/octave/econagents_save_open_figures.m`,
-    content: OCTAVE_SAVE_FIGURES,
-  },
-  { dest: '/etc/passwd', content: PASSWD },
-  { dest: '/etc/group', content: GROUP },
-];
-
 /**
  * matplotlib builds a list of the system's fonts on first use (about a third of a second) and
  * every sandbox starts empty, so the list is built once, in a sandbox, and copied into later ones.
@@ -266,9 +249,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   ): Promise<ExecutionResult> {
     const filter = await seccompFilter();
     if (!filter.ok) return unavailable(filter.message, limits);
+    let etcDir: string;
+    try {
+      etcDir = await sandboxEtcDir(runAs !== undefined);
+    } catch (err) {
+      return unavailable(
+        `Code execution is unavailable: the sandbox's files could not be prepared (${(err as Error).message})`,
+        limits,
+      );
+    }
     const plan = buildBwrapArgs({
       limits,
-      files: [...SUPPORT_FILES, ...files],
+      etcDir,
+      files,
       env: SANDBOX_ENV,
       command,
       seccomp: filter.bpf,

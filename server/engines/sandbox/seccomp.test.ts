@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '.';
 import { buildBwrapArgs, WORK_DIR } from './bwrap-args';
+import { sandboxEtcDir } from './etc-dir';
 import { DEFAULT_LIMITS } from './limits';
 import type { ExecutionResult } from './outcome';
 import {
@@ -154,6 +155,7 @@ describe.skipIf(skip)(`seccomp filter${suffix}`, () => {
       const limits = { ...DEFAULT_LIMITS, timeLimitSeconds: 30, cpuSeconds: 30 };
       const plan = buildBwrapArgs({
         limits,
+        etcDir: await sandboxEtcDir(process.getuid?.() === 0),
         files: [
           { dest: `${WORK_DIR}/probe.py`, content: PROBE },
           { dest: `${WORK_DIR}/calls.json`, content: JSON.stringify(WORKING_WITHOUT_FILTER) },

@@ -1,6 +1,7 @@
 /**
- * Small files the sandbox is given next to the user's code. They are copied in through file
- * descriptors (bwrap --file), so nothing of the server's tree is bound into the sandbox.
+ * Small files the sandbox is given next to the user's code. They are written once per server
+ * process into the sandbox's prepared /etc (etc-dir.ts), a copy bound read-only into every run,
+ * so nothing of the server's own tree is bound into the sandbox.
  */
 
 /** Where the support files live inside the sandbox. */

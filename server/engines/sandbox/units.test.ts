@@ -4,6 +4,7 @@ import { parseChannel } from './channel';
 import { DEFAULT_LIMITS, resolveLimits } from './limits';
 import { interpretRun } from './outcome';
 import type { RawRun } from './spawn';
+import { SUPPORT_DIR } from './support-files';
 
 describe('resolveLimits', () => {
   it('caps a requested time limit at the server maximum and keeps CPU time within it', () => {
@@ -123,6 +124,7 @@ describe('interpretRun', () => {
 describe('buildBwrapArgs', () => {
   const plan = buildBwrapArgs({
     limits: DEFAULT_LIMITS,
+    etcDir: '/prepared/etc',
     files: [{ dest: '/work/main.py', content: 'print(1)' }],
     env: { PATH: '/usr/bin' },
     command: ['/usr/bin/python3', 'main.py'],
@@ -151,12 +153,15 @@ describe('buildBwrapArgs', () => {
     expect(args).toContain('--ro-bind /usr /usr');
   });
 
-  it('binds nothing writable from the host and nothing of /etc beyond the listed files', () => {
+  it('binds nothing writable from the host: /usr and the prepared /etc, read-only', () => {
     expect(plan.args).not.toContain('--bind');
-    const roBinds = plan.args.flatMap((a, i) => (a === '--ro-bind' ? [plan.args[i + 1]!] : []));
-    for (const p of roBinds)
-      expect(p).toMatch(/^\/(usr|etc\/(ld\.so|alternatives|R|matplotlibrc|fonts|localtime))/);
-    expect(roBinds).not.toContain('/etc/passwd');
-    expect(roBinds).not.toContain('/etc/shadow');
+    const roBinds = plan.args.flatMap((a, i) =>
+      a === '--ro-bind' ? [`${plan.args[i + 1]} -> ${plan.args[i + 2]}`] : [],
+    );
+    expect(roBinds.filter((b) => !/^\/(lib|bin|sbin)/.test(b))).toEqual([
+      '/usr -> /usr',
+      '/prepared/etc -> /etc',
+    ]);
+    expect(args).toContain(`--symlink /etc/sandbox ${SUPPORT_DIR}`);
   });
 });
