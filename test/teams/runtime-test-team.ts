@@ -21,6 +21,11 @@ export const testConfigSchema = z
     delayMs: z.number().int().min(0).max(600_000).optional(),
     /** This phase throws. */
     failAt: z.string().optional(),
+    /**
+     * This phase's first run in a session fails as a query does when PostgreSQL ends the
+     * connection (node-postgres' error inside Drizzle's), after writing a log line.
+     */
+    databaseDownAt: z.string().optional(),
     /** This phase returns a result its schema refuses. */
     invalidAt: z.string().optional(),
     /** This phase waits until it is aborted. */
@@ -41,11 +46,25 @@ export const testConfigSchema = z
   .strict();
 export type TestConfig = z.infer<typeof testConfigSchema>;
 
+/** Sessions whose databaseDownAt phase has already failed once. */
+const databaseDownSeen = new Set<string>();
+
 async function common(
   key: string,
-  ctx: { configuration: TestConfig; signal: AbortSignal },
+  ctx: {
+    configuration: TestConfig;
+    signal: AbortSignal;
+    session: { id: string };
+    log: (message: string) => Promise<void>;
+  },
 ): Promise<void> {
   const c = ctx.configuration;
+  if (c.databaseDownAt === key && !databaseDownSeen.has(ctx.session.id)) {
+    databaseDownSeen.add(ctx.session.id);
+    await ctx.log(`Phase ${key} met a database that ended its connection`);
+    const lost = new Error('Connection terminated unexpectedly');
+    throw new Error('Failed query: insert into agent_session_logs ...', { cause: lost });
+  }
   if (c.delayMs) await sleep(c.delayMs, undefined, { signal: ctx.signal });
   if (c.hangAt === key) {
     if (c.ignoreAbort) await sleep(3_600_000, undefined, { ref: false });

@@ -17,6 +17,7 @@ import { createWorkspace } from '../kit/workspace';
 import { transition } from './state-machine';
 import type { NewLogLine } from './store';
 import type { PhaseDefinition, PhaseLog, PhaseRuntimeContext, TeamDefinition } from './team';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 /** Why a running phase was stopped from outside. */
 class StopSignal extends Error {
@@ -604,6 +605,14 @@ export function createRunner(core: RuntimeCore): Runner {
             await fail(row, 'runtime', stop.message);
             return;
         }
+      }
+      if (isDatabaseUnavailable(err)) {
+        // The database failed, not the phase: nothing is written as the phase's outcome (a
+        // write made once it is back would mark a sound session failed). The lease is given
+        // back if the database answers again, or runs out; the phase then runs again from its
+        // job's retry, the hand-back below, or the sweep.
+        await store.releaseLease(row.id, owner).catch(() => undefined);
+        throw err;
       }
       await fail(row, 'phase', failureMessage(phase, err));
     } finally {

@@ -425,6 +425,29 @@ describe('failures and limits', () => {
     expect((await c.logLines(id)).at(-1)).toBe(s.error);
   });
 
+  it('a phase the database fails under is run again, not ended as an error', async () => {
+    const { c } = await researcher();
+    // The first phase (run in the starting process) and a later one (run from a job).
+    for (const at of ['collect', 'analyse']) {
+      const id = await c.startTest(`database down at ${at}`, { databaseDownAt: at });
+      if (at === 'analyse') {
+        await c.waitFor(id, waitingAt(1));
+        await c.feedback(id, 'Approved');
+      }
+      const s = await c.waitFor(id, at === 'collect' ? waitingAt(1) : waitingAt(2), 20_000);
+      expect(s.status).toBe('waiting_for_input');
+      expect(s.error ?? null).toBeNull();
+      const logs = await c.logLines(id);
+      const name = at === 'collect' ? 'Starting phase 1/4: Collect' : 'Starting phase 2/4: Analyse';
+      expect(logs.filter((l) => l === name)).toHaveLength(2);
+      expect(
+        logs.filter((l) => l.includes('met a database that ended its connection')),
+      ).toHaveLength(1);
+      expect(logs.some((l) => / failed/.test(l))).toBe(false);
+      await c.action(id, 'cancel');
+    }
+  });
+
   it('a result its schema refuses is an error that names the phase', async () => {
     const { c } = await researcher();
     const id = await c.startTest('invalid topic', { invalidAt: 'collect' });
