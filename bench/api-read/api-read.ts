@@ -42,6 +42,8 @@ const { values: args } = parseArgs({
     projects: { type: 'string', default: '20' },
     db: { type: 'string', default: 'both' },
     url: { type: 'string', multiple: true, default: [] },
+    // A directory: the server runs with `node --cpu-prof` and writes its profile there.
+    profile: { type: 'string' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -108,7 +110,8 @@ async function startServer(databaseUrl: string | undefined, dataDir: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
