@@ -110,7 +110,9 @@ async function startServer(databaseUrl: string | undefined, dataDir: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = '';
-  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+  const profile = args.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
