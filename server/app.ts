@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from './context';
@@ -14,6 +13,7 @@ import { registerJsonDepthLimit } from './platform/json-depth';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerRequestMetrics } from './platform/metrics';
+import { registerSecurityHeaders } from './platform/security-headers';
 import { createSerializerCompiler } from './platform/serializer';
 import { registerModules } from './modules';
 
@@ -49,7 +49,7 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   registerAccessControl(app, ctx.db, ctx.signer, ctx.activeUsers);
   registerJsonDepthLimit(app);
   registerTextInputGuard(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: cspDirectives(ctx.config.publicUrl) },
     crossOriginEmbedderPolicy: false,
   });

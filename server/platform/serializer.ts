@@ -22,10 +22,13 @@ type Serialize = (data: unknown) => string;
 export function createSerializerCompiler(options: { check: boolean }) {
   return (route: FastifyRouteSchemaDef<FastifySchema>): Serialize => {
     const viaZod = zodSerializerCompiler(route as never) as Serialize;
-    const fast = compileFast(route.schema);
-    if (!fast) return viaZod;
-    if (!options.check) return fast;
-    return (data) => {
+    // Compiled on the first reply, not at start-up: most routes of a process (and of a test
+    // file) never answer, and compiling all of them cost about a second of CPU per app.
+    let fast: Serialize | null | undefined;
+    const serialize: Serialize = (data) => {
+      if (fast === undefined) fast = compiled(route.schema);
+      if (fast === null) return viaZod(data);
+      if (!options.check) return fast(data);
       const expected = viaZod(data);
       const written = fast(data);
       if (written !== expected) {
@@ -36,7 +39,21 @@ export function createSerializerCompiler(options: { check: boolean }) {
       }
       return written;
     };
+    return serialize;
   };
+}
+
+/** Per schema object, for the process: every app built in it (tests build many) shares them. */
+const compiledSchemas = new WeakMap<object, Serialize | null>();
+
+function compiled(schema: unknown): Serialize | null {
+  if (!schema || typeof schema !== 'object') return null;
+  let found = compiledSchemas.get(schema);
+  if (found === undefined) {
+    found = compileFast(schema) ?? null;
+    compiledSchemas.set(schema, found);
+  }
+  return found;
 }
 
 function compileFast(schema: unknown): Serialize | undefined {
