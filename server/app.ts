@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from './context';
 import { registerAccessControl } from './platform/access';
 import { cspDirectives } from './platform/csp';
@@ -18,6 +13,8 @@ import { registerJsonDepthLimit } from './platform/json-depth';
 import { errorReply, registerErrorHandling } from './platform/errors';
 import { registerRateLimits } from './platform/rate-limit';
 import { registerRequestMetrics } from './platform/metrics';
+import { registerSecurityHeaders } from './platform/security-headers';
+import { createSerializerCompiler } from './platform/serializer';
 import { registerModules } from './modules';
 
 /**
@@ -46,13 +43,13 @@ export async function buildApp(ctx: AppContext): Promise<Api> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler({ check: ctx.config.nodeEnv === 'test' }));
   registerErrorHandling(app);
   if (ctx.metrics) registerRequestMetrics(app, ctx.metrics);
   registerAccessControl(app, ctx.db, ctx.signer, ctx.activeUsers);
   registerJsonDepthLimit(app);
   registerTextInputGuard(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: { directives: cspDirectives(ctx.config.publicUrl) },
     crossOriginEmbedderPolicy: false,
   });

@@ -5,11 +5,15 @@
  * of the same run, on PGlite and on PostgreSQL. Prints each round, then ours/hello as
  * min/median/max over the rounds, the p99 latency of ours, errors (non-2xx replies, timeouts,
  * failed connections), the server's resident memory at the start and the end, and the machine's
- * load (uptime) before and after. Run by hand; the numbers go in docs/performance.md.
+ * load (uptime) before and after; also each process's CPU time per request (from /proc), which a
+ * loaded machine distorts far less than req/s: hello's/ours of it is the ratio a quiet machine
+ * would show when the server's CPU is what limits it. Run by hand; the numbers go in
+ * docs/performance.md.
  *
  *   npx tsx bench/api-read/api-read.ts
  *   npx tsx bench/api-read/api-read.ts --rounds 7 --seconds 5 --connections 20 --db pglite
  *   TEST_DATABASE_URL=postgres://root@127.0.0.1:5432/postgres npx tsx bench/api-read/api-read.ts
+ *   npx tsx bench/api-read/api-read.ts --db pglite --profile /tmp/prof   # server's --cpu-prof
  *
  * PostgreSQL: a fresh database is created on TEST_DATABASE_URL's server (default
  * postgres://root@127.0.0.1:5432/postgres) and dropped at the end. `--url` adds another path to
@@ -42,6 +46,8 @@ const { values: args } = parseArgs({
     projects: { type: 'string', default: '20' },
     db: { type: 'string', default: 'both' },
     url: { type: 'string', multiple: true, default: [] },
+    // A directory: the server runs with `node --cpu-prof` and writes its profile there.
+    profile: { type: 'string' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -72,6 +78,26 @@ function rssMb(pid: number): number {
     return 0;
   }
 }
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = Number(
+  (() => {
+    try {
+      return execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim();
+    } catch {
+      return '100';
+    }
+  })(),
+);
 
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
@@ -108,7 +134,10 @@ async function startServer(databaseUrl: string | undefined, dataDir: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const profile = args.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -296,15 +325,25 @@ interface Round {
   rps: number;
   p99: number;
   errors: number;
+  /** The serving process's CPU time per request, ms: what load on the machine distorts least. */
+  cpu: number;
 }
 
-async function measure(url: string, headers: Record<string, string>, seconds: number) {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  pid: number,
+): Promise<Round> {
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const requests = r.requests.total;
   return {
     rps: r.requests.average,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts + r.non2xx,
-  } satisfies Round;
+    cpu: requests > 0 ? (cpuMs(pid) - cpuBefore) / requests : 0,
+  };
 }
 
 const median = (v: number[]) => {
@@ -313,7 +352,11 @@ const median = (v: number[]) => {
 };
 const fmt = (v: number, d = 0) => v.toFixed(d);
 
-async function runDatabase(kind: 'pglite' | 'postgres', hello: string): Promise<void> {
+async function runDatabase(
+  kind: 'pglite' | 'postgres',
+  hello: string,
+  helloPid: number,
+): Promise<void> {
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
   if (kind === 'postgres') {
@@ -340,39 +383,43 @@ async function runDatabase(kind: 'pglite' | 'postgres', hello: string): Promise<
     const auth = { authorization: `Bearer ${seeded.token}` };
     const PATHS = PATH_ARGS.map((p) => p.replace(':project', seeded.sharedProjectId));
     // Warm both up (JIT, pools, prepared statements).
-    await measure(hello, {}, 2);
-    for (const p of PATHS) await measure(server.base + p, auth, 2);
+    const pid = server.child.pid!;
+    await measure(hello, {}, 2, helloPid);
+    for (const p of PATHS) await measure(server.base + p, auth, 2, pid);
     const rssStart = rssMb(server.child.pid!);
     const loadBefore = load();
     const rounds: Array<{ hello: Round; ours: Round[] }> = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const h = await measure(hello, {}, SECONDS);
+      const h = await measure(hello, {}, SECONDS, helloPid);
       const ours: Round[] = [];
-      for (const p of PATHS) ours.push(await measure(server.base + p, auth, SECONDS));
+      for (const p of PATHS) ours.push(await measure(server.base + p, auth, SECONDS, pid));
       rounds.push({ hello: h, ours });
       console.log(
-        `${kind} round ${i + 1}: hello ${fmt(h.rps)} req/s (p99 ${h.p99} ms, ${h.errors} errors); ` +
+        `${kind} round ${i + 1}: hello ${fmt(h.rps)} req/s (p99 ${h.p99} ms, ${h.errors} errors, CPU ${fmt(h.cpu, 3)} ms/req); ` +
           PATHS.map(
             (p, j) =>
-              `${p} ${fmt(ours[j]!.rps)} req/s, p99 ${ours[j]!.p99} ms, ${ours[j]!.errors} errors, ours/hello ${fmt(ours[j]!.rps / h.rps, 4)}`,
+              `${p} ${fmt(ours[j]!.rps)} req/s, p99 ${ours[j]!.p99} ms, ${ours[j]!.errors} errors, ours/hello ${fmt(ours[j]!.rps / h.rps, 4)}, CPU ${fmt(ours[j]!.cpu, 3)} ms/req`,
           ).join('; '),
       );
     }
     const rssEnd = rssMb(server.child.pid!);
     console.log(`\n${kind}: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s`);
     const helloRps = rounds.map((r) => r.hello.rps);
+    const helloCpu = median(rounds.map((r) => r.hello.cpu));
     console.log(
-      `  hello world: ${fmt(Math.min(...helloRps))} / ${fmt(median(helloRps))} / ${fmt(Math.max(...helloRps))} req/s (min/median/max)`,
+      `  hello world: ${fmt(Math.min(...helloRps))} / ${fmt(median(helloRps))} / ${fmt(Math.max(...helloRps))} req/s (min/median/max); CPU ${fmt(helloCpu, 3)} ms/req (median)`,
     );
     PATHS.forEach((p, j) => {
       const rps = rounds.map((r) => r.ours[j]!.rps);
       const ratios = rounds.map((r) => r.ours[j]!.rps / r.hello.rps);
       const p99 = rounds.map((r) => r.ours[j]!.p99);
       const errors = rounds.reduce((n, r) => n + r.ours[j]!.errors, 0);
+      const cpu = median(rounds.map((r) => r.ours[j]!.cpu));
       console.log(
         `  GET ${p}: ${fmt(Math.min(...rps))} / ${fmt(median(rps))} / ${fmt(Math.max(...rps))} req/s; ` +
           `ours/hello ${fmt(Math.min(...ratios), 4)} / ${fmt(median(ratios), 4)} / ${fmt(Math.max(...ratios), 4)}; ` +
-          `p99 ${fmt(Math.min(...p99))} / ${fmt(median(p99))} / ${fmt(Math.max(...p99))} ms; errors ${errors}`,
+          `p99 ${fmt(Math.min(...p99))} / ${fmt(median(p99))} / ${fmt(Math.max(...p99))} ms; errors ${errors}; ` +
+          `CPU ${fmt(cpu, 3)} ms/req (median), hello's/ours ${fmt(helloCpu / cpu, 4)}`,
       );
     });
     console.log(`  server RSS ${rssStart} MB after warm-up, ${rssEnd} MB at the end`);
@@ -396,7 +443,7 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, ${os.cpus().length} cores; load: ${load()}`);
   const hello = await startHello();
   try {
-    for (const kind of kinds) await runDatabase(kind, hello.url);
+    for (const kind of kinds) await runDatabase(kind, hello.url, hello.child.pid!);
   } finally {
     await stop(hello.child);
   }

@@ -10,6 +10,8 @@ declare module 'autocannon' {
     average: number;
     p50: number;
     p99: number;
+    /** The count over the run (requests: how many were answered). */
+    total: number;
   }
   interface Result {
     requests: Histogram;

@@ -1,11 +1,15 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TokenSigner } from './tokens';
 
 const secret = new TextEncoder().encode('k'.repeat(48));
 const signer = new TokenSigner(secret);
 
 describe('TokenSigner', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('round-trips access and download tokens with their claims', async () => {
     const access = await signer.sign({ sub: 'u1', purpose: 'access', ver: 3 }, 60);
     expect(await signer.verify(access, 'access')).toEqual({
@@ -81,6 +85,23 @@ describe('TokenSigner', () => {
       .setExpirationTime('1m')
       .sign(secret);
     expect(await signer.verify(hs512, 'access')).toBeUndefined();
+  });
+
+  it('refuses a token it verified before once the token has expired', async () => {
+    const token = await signer.sign({ sub: 'u', purpose: 'access' }, 60);
+    const claims = await signer.verify(token, 'access');
+    expect(claims?.sub).toBe('u');
+    // Verified again (from the signer's cache) just before the expiry, refused at it.
+    vi.useFakeTimers({ now: claims!.exp * 1000 - 1 });
+    expect(await signer.verify(token, 'access')).toEqual(claims);
+    vi.setSystemTime(claims!.exp * 1000);
+    expect(await signer.verify(token, 'access')).toBeUndefined();
+  });
+
+  it('does not take a verified access token for a download token', async () => {
+    const token = await signer.sign({ sub: 'u', purpose: 'access' }, 60);
+    expect(await signer.verify(token, 'access')).toBeDefined();
+    expect(await signer.verify(token, 'download')).toBeUndefined();
   });
 
   it('expires at the time asked for', async () => {

@@ -27,8 +27,24 @@ export interface VerifiedClaims extends TokenClaims {
   exp: number;
 }
 
+/** Verified access tokens a process keeps (each a few hundred bytes); the oldest go first. */
+const VERIFIED_MAX = 10_000;
+
 export class TokenSigner {
-  constructor(private readonly secret: Uint8Array) {}
+  /** The secret imported once: jose would import a raw Uint8Array again on every call. */
+  private readonly key: crypto.KeyObject;
+  /**
+   * Access tokens whose signature and claims were verified, by the token's exact text, until
+   * they expire. A signed token's claims cannot change, so verifying it again says the same
+   * until its expiry; the per-request check that can change (the user's token version, status
+   * and role: signing out, suspension) is not cached here but in access.ts/active-users.ts, so
+   * revocation stays immediate. Saves the HMAC and the claims checks on every request.
+   */
+  private readonly verified = new Map<string, VerifiedClaims>();
+
+  constructor(secret: Uint8Array) {
+    this.key = crypto.createSecretKey(secret);
+  }
 
   async sign(claims: TokenClaims, ttlSeconds: number): Promise<string> {
     const jwt = new SignJWT({
@@ -42,7 +58,7 @@ export class TokenSigner {
       .setIssuedAt()
       .setIssuer('econagents')
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
-    return jwt.sign(this.secret);
+    return jwt.sign(this.key);
   }
 
   /**
@@ -50,8 +66,31 @@ export class TokenSigner {
    * without an expiry (a token that never expires is never accepted).
    */
   async verify(token: string, purpose: TokenPurpose): Promise<VerifiedClaims | undefined> {
+    if (purpose === 'access') {
+      const known = this.verified.get(token);
+      if (known) {
+        // jose's rule: expired once the current second reaches `exp`.
+        if (Math.floor(Date.now() / 1000) < known.exp) return known;
+        this.verified.delete(token);
+      }
+    }
+    const claims = await this.verifyAnew(token, purpose);
+    if (claims && purpose === 'access') {
+      if (this.verified.size >= VERIFIED_MAX) {
+        this.verified.delete(this.verified.keys().next().value as string);
+      }
+      // Frozen: every request admitted with this token is handed the same object.
+      this.verified.set(token, Object.freeze(claims));
+    }
+    return claims;
+  }
+
+  private async verifyAnew(
+    token: string,
+    purpose: TokenPurpose,
+  ): Promise<VerifiedClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, {
+      const { payload } = await jwtVerify(token, this.key, {
         issuer: 'econagents',
         algorithms: ['HS256'],
         requiredClaims: ['exp'],
