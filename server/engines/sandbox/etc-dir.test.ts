@@ -21,8 +21,12 @@ describe('the prepared /etc', () => {
   let host: string;
   let out: string;
   let sources: string[];
+  let umask: number;
 
   beforeEach(() => {
+    // The host's files are readable by others, as /etc's are; an app built earlier in this
+    // worker leaves the server's owner-only umask (077) behind, which would make them private.
+    umask = process.umask(0o022);
     host = mkdtempSync(path.join(tmpdir(), 'etc-host-'));
     out = mkdtempSync(path.join(tmpdir(), 'etc-out-'));
     writeFileSync(path.join(host, 'ld.so.cache'), 'cache');
@@ -43,6 +47,7 @@ describe('the prepared /etc', () => {
   });
 
   afterEach(() => {
+    process.umask(umask);
     rmSync(host, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
   });
