@@ -505,10 +505,17 @@ describe.skipIf(!ownServer && !baseDbUrl)(
 
         // The workflow goes on: its first session finishes, the second step starts and finishes.
         expect((await approveToCompletion(webA.url, firstStep)).status).toBe('completed');
-        const secondStep = await until(
-          async () => (await readWorkflow(webA.url, workflow.id)).steps[1]!.sessionId,
-          "the workflow's second session",
-        );
+        // The workflow names its next session just before it inserts it: wait until it is there.
+        const secondStep = await until(async () => {
+          const named = (await readWorkflow(webA.url, workflow.id)).steps[1]!.sessionId;
+          if (!named) return undefined;
+          return (await httpSessions(webB.url, token)
+            .session(named)
+            .then(() => true)
+            .catch(() => false))
+            ? named
+            : undefined;
+        }, "the workflow's second session");
         expect((await approveToCompletion(webB.url, secondStep)).status).toBe('completed');
         const finished = await until(async () => {
           const w = await readWorkflow(webB.url, workflow.id);
