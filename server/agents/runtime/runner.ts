@@ -437,7 +437,12 @@ export function createRunner(core: RuntimeCore): Runner {
         signal,
       };
       if (started) publishLog(core, row, started);
-      else lines.add(startLine(row, phases), 'info');
+      else {
+        // A run that claimed its phase writes its start line before the phase runs: if this
+        // process dies mid-phase, the log still shows the run (the one taking over writes its own).
+        lines.add(startLine(row, phases), 'info');
+        await lines.flush();
+      }
       const raw = await untilAborted(phase.run(ctx), signal);
       if (signal.aborted) throw signal.reason as Error;
       const parsed = phase.result.safeParse(raw);
