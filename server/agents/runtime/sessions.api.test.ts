@@ -768,13 +768,7 @@ describe('a change written with its log lines (store.updateWithLogs)', () => {
 describe('phases that follow without a checkpoint', () => {
   it('run one after the other in the process that started the session, without a job', async () => {
     const { accessToken, c } = await researcher();
-    const exec = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/agents/runtime-test-quick/execute',
-      headers: bearer(accessToken),
-      payload: { input: { topic: 'one job' } },
-    });
-    const id = (exec.json().execution as Execution).executionId;
+    const id = await executeQuick(t.app, accessToken, 'one job');
     const done = await c.waitFor(id, hasStatus('completed'));
     expect(done.results.map((r) => r.key)).toEqual(['analyse', 'finish']);
     const entries = await createSessionStore(t.ctx.db).readLogs(id, { limit: 100 });
@@ -798,13 +792,7 @@ describe('phases that follow without a checkpoint', () => {
     const { accessToken, c } = await researcher();
     const web = await createSiblingApp(t, { extraTeams: [runtimeTestTeam] });
     try {
-      const exec = await web.app.inject({
-        method: 'POST',
-        url: '/api/v2/agents/runtime-test-quick/execute',
-        headers: bearer(accessToken),
-        payload: { input: { topic: 'queued' } },
-      });
-      const id = (exec.json().execution as Execution).executionId;
+      const id = await executeQuick(web.app, accessToken, 'queued');
       const done = await c.waitFor(id, hasStatus('completed'));
       expect(done.results.map((r) => r.key)).toEqual(['analyse', 'finish']);
       expect(await jobsOf(id)).toBe(1);
@@ -813,6 +801,17 @@ describe('phases that follow without a checkpoint', () => {
     }
   });
 });
+
+/** Starts the quick test agent (two phases, no checkpoint) through the v2 API; its session id. */
+async function executeQuick(app: TestApp['app'], accessToken: string, topic: string) {
+  const exec = await app.inject({
+    method: 'POST',
+    url: '/api/v2/agents/runtime-test-quick/execute',
+    headers: bearer(accessToken),
+    payload: { input: { topic } },
+  });
+  return (exec.json().execution as Execution).executionId;
+}
 
 /** How many phase jobs were queued for the session. */
 async function jobsOf(sessionId: string): Promise<number> {

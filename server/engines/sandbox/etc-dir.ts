@@ -281,8 +281,8 @@ async function rebuild(asOtherUser: boolean): Promise<string> {
 /**
  * The prepared /etc's path for a run now: built on first use, and built again when the host's
  * entries changed (checked at most every five seconds), hourly, or when it disappeared. The run
- * that finds it due starts the new copy and uses the one before, unless that disappeared. `asOtherUser`: bwrap runs as another
- * user than the server (the server is root).
+ * that finds it due starts the new copy and uses the one before, unless that disappeared.
+ * `asOtherUser`: bwrap runs as another user than the server (the server is root).
  */
 export async function sandboxEtcDir(asOtherUser: boolean): Promise<string> {
   const now = Date.now();
