@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDataFixtures, type DataFixtures } from '../test/fixtures/data-sources/server';
 import { launchBrowser, startServer, type RunningServer } from './harness';
+import { screenshot } from './support';
 import { approvedUser, expectAxeClean, openPage, type Session } from './web-pages.helpers';
 
 /**
@@ -91,6 +92,8 @@ describe('Data Team screen', () => {
     await page.getByText('753', { exact: true }).first().waitFor();
     expect(await page.getByLabel('Missing values').textContent()).toContain('Mean');
     await expectAxeClean(page, 'data team checkpoint');
+    await page.getByText('Read as missing when the file was loaded:').waitFor();
+    await screenshot(page, 'data-team-profile-checkpoint');
 
     // Cleaning: median imputation; the phase runs again on a cleaned copy.
     await page.getByLabel('Missing values').click();
