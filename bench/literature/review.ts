@@ -9,6 +9,9 @@
  * (time in which neither a model call nor a source request was in flight).
  *
  *   npx tsx bench/literature/review.ts [runs=3] [sourceDelayMs=50] [modelDelayMs=200]
+ *
+ * With TRACE=1 it also prints, per run, each stretch of the search phase in which neither was in
+ * flight (from 1 ms), between the requests that ended before it and started after it.
  */
 import { inArray } from 'drizzle-orm';
 import type { AgentSession } from '../../common/agents';
@@ -49,6 +52,25 @@ function covered(intervals: Interval[], from: number, to: number): number {
   }
   if (end > start) total += end - start;
   return total;
+}
+
+type Labelled = { from: number; to: number; label: string };
+
+/** The stretches of [from, to] no interval covers, each named by what ended and what began. */
+function gaps(intervals: Labelled[], from: number, to: number): string[] {
+  const sorted = [...intervals].sort((a, b) => a.from - b.from);
+  const out: string[] = [];
+  let at = from;
+  let before = 'phase start';
+  for (const i of sorted) {
+    if (i.to <= at) continue;
+    if (i.from > at && i.from - at >= 1 && at < to)
+      out.push(`${Math.min(i.from, to) - at} ms at +${at - from}: ${before} -> ${i.label}`);
+    at = i.to;
+    before = i.label;
+  }
+  if (to - at >= 1) out.push(`${to - at} ms at +${at - from}: ${before} -> phase end`);
+  return out;
 }
 
 const median = (xs: number[]) => {
@@ -121,7 +143,8 @@ async function main(): Promise<void> {
       fixtures.setDelay(SOURCE_DELAY_MS);
       const user = await createUser(t.app);
       const sessions = sessionClient(t.app, user.accessToken);
-      // Each run asks another question, so no source reply comes from a cache.
+      // Each run asks another question and searches other words, so no source reply comes from a
+      // cache (a word, not a bare digit: arXiv's query drops one-character terms).
       const question = `${REVIEW_QUESTION} (run ${run + 1})`;
       llm.script({
         agent: 'literature',
@@ -131,8 +154,8 @@ async function main(): Promise<void> {
           {
             json: {
               queries: [
-                `payments ecosystem services biodiversity ${run}`,
-                `conservation payments poverty ${run}`,
+                `payments ecosystem services biodiversity round${run + 1}`,
+                `conservation payments poverty round${run + 1}`,
               ],
               synonyms: [],
               jel_codes: [],
@@ -228,6 +251,28 @@ async function main(): Promise<void> {
       const firstSource = Math.min(...source.map(([a]) => a).filter((a) => a >= from));
       row['search.startupMs'] = firstSource - from;
       rows.push(row);
+      if (process.env.TRACE) {
+        const labelled: Labelled[] = [
+          ...llm.requests
+            .filter((r) => r.phase === 'search')
+            .map((r) => ({
+              from: r.startedAt,
+              to: r.endedAt ?? r.startedAt,
+              label: `model ${r.system.startsWith('You summarise') ? 'extraction' : 'gaps'} #${r.seq}`,
+            })),
+          ...fixtures.requests.map((r) => ({
+            from: r.receivedAt,
+            to: r.finishedAt ?? r.receivedAt,
+            label: `${r.source}${r.query.group_by ? ' counts' : ''}`,
+          })),
+        ];
+        // The window on the monotonic clock a --cpu-prof profile's timestamps use (µs).
+        const offsetUs = Date.now() * 1000 - Number(process.hrtime.bigint() / 1000n);
+        console.log(
+          `run ${run + 1}: search ${to - from} ms (monotonic µs ${from * 1000 - offsetUs}-${to * 1000 - offsetUs}), neither in:`,
+        );
+        for (const line of gaps(labelled, from, to)) console.log(`  ${line}`);
+      }
     }
   } finally {
     await t.close();

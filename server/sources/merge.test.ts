@@ -16,6 +16,7 @@ import {
   normaliseArxivId,
   normaliseDoi,
   normaliseTitle,
+  titleWords,
   type LiteratureSource,
   type Work,
 } from './work';
@@ -39,6 +40,74 @@ describe('identifiers and titles', () => {
     expect(normaliseArxivId('hep-th/9901001v2')).toBe('hep-th/9901001');
     expect(normaliseTitle('The <i>Forecast</i> Trap.')).toBe('the forecast trap');
     expect(normaliseTitle('Économie  politique')).toBe('economie politique');
+  });
+
+  it('splits text into words exactly as the Unicode-property definition does', () => {
+    // The definition titleWords replaces: decompose, drop marks and markup, fold case, split at
+    // everything that is neither a letter nor a digit.
+    const byRegex = (t: string) =>
+      t
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .replace(/<[^>]+>/g, ' ')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      ' ',
+      '-',
+      '<b>',
+      '</b>',
+      'é',
+      'É',
+      'ﬁ',
+      'İ',
+      'ß',
+      '²',
+      '½',
+      'Ⅻ',
+      '中',
+      '文',
+      '😀',
+      '𝑥',
+      '\u0301',
+      '\ud800',
+      '\udc00',
+      'Σ',
+      'ς',
+      'ǅ',
+      '\u00a0',
+      '\u2003',
+      '٣',
+      'ا',
+      'K',
+      'ı',
+      '\t',
+      '\n',
+      '.',
+      "'",
+      '’',
+      '–',
+    ];
+    // A fixed pseudo-random sequence: the same strings every run.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const texts = ['', 'The <i>Forecast</i> Trap.', 'Économie  politique', ' 2nd-order  effects… '];
+    for (let i = 0; i < 3000; i++) {
+      let t = '';
+      for (let n = Math.floor(next() * 14); n > 0; n--)
+        t += pieces[Math.floor(next() * pieces.length)];
+      texts.push(t);
+    }
+    const differ = texts.filter(
+      (t) =>
+        normaliseTitle(t) !== byRegex(t) ||
+        titleWords(t).join('|') !== byRegex(t).split(' ').filter(Boolean).join('|'),
+    );
+    expect(differ).toEqual([]);
   });
 });
 

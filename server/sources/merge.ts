@@ -1,4 +1,4 @@
-import { normaliseTitle, type SourceId, type Work } from './work';
+import { normaliseTitle, titleWords, type SourceId, type Work } from './work';
 
 /**
  * Merging the results of several sources into one ranked list:
@@ -38,7 +38,15 @@ export interface RankOptions {
   currentYear?: number;
   /** Keep the first N after ranking. */
   limit?: number;
+  /**
+   * Texts already split into stemmed words, shared by the rankings of one search (each query's
+   * list, then the merged one, rank many of the same titles and abstracts).
+   */
+  words?: WordSets;
 }
+
+/** Stemmed words by text (textMatch). */
+export type WordSets = Map<string, ReadonlySet<string>>;
 
 /** Reciprocal-rank fusion constant: damps the advantage of the very first places. */
 const RRF_K = 60;
@@ -53,8 +61,7 @@ const STOPWORDS = new Set(
 
 /** The query's content words, lightly stemmed (plural s dropped). */
 export function queryTerms(query: string): string[] {
-  const terms = normaliseTitle(query)
-    .split(' ')
+  const terms = titleWords(query)
     .filter((t) => t.length > 2 && !STOPWORDS.has(t))
     .map(stem);
   return [...new Set(terms)];
@@ -153,14 +160,21 @@ export function dedupeWorks(lists: readonly (readonly Work[])[]): MergedWork[] {
 }
 
 /** How much of the query the work's title (weight 2) and abstract (weight 1) cover, 0..1. */
-export function textMatch(terms: readonly string[], w: Pick<Work, 'title' | 'abstract'>): number {
+export function textMatch(
+  terms: readonly string[],
+  w: Pick<Work, 'title' | 'abstract'>,
+  known?: WordSets,
+): number {
   if (!terms.length) return 0;
-  const words = (s: string | undefined) =>
-    new Set(
-      normaliseTitle(s ?? '')
-        .split(' ')
-        .map(stem),
-    );
+  const words = (s: string | undefined) => {
+    const text = s ?? '';
+    let set = known?.get(text);
+    if (!set) {
+      set = new Set(titleWords(text).map(stem));
+      known?.set(text, set);
+    }
+    return set;
+  };
   const title = words(w.title);
   const abstract = words(w.abstract);
   let score = 0;
@@ -191,7 +205,8 @@ export function rankWorks(
   const maxFusion = Math.max(0, ...fusion) || 1;
   const maxCitations = Math.max(0, ...kept.map((w) => w.citations ?? 0));
   const ranked = kept.map((w, i): RankedWork => {
-    const relevance = 0.5 * ((fusion[i] ?? 0) / maxFusion) + 0.5 * textMatch(terms, w);
+    const relevance =
+      0.5 * ((fusion[i] ?? 0) / maxFusion) + 0.5 * textMatch(terms, w, options.words);
     const citations =
       maxCitations > 0 ? Math.log1p(w.citations ?? 0) / Math.log1p(maxCitations) : 0;
     const age = w.year === undefined ? undefined : Math.max(0, currentYear - w.year);

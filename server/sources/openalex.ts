@@ -145,19 +145,31 @@ const groupReplySchema = z.object({
   ),
 });
 
+const isPosition = (p: unknown): p is number =>
+  Number.isInteger(p) && (p as number) >= 0 && (p as number) < 100_000;
+
 /** The abstract as text from OpenAlex's inverted index ({word: [positions]}). */
 export function abstractFromInvertedIndex(index: unknown): string | undefined {
   if (!index || typeof index !== 'object' || Array.isArray(index)) return undefined;
-  const words: string[] = [];
-  for (const [word, positions] of Object.entries(index)) {
+  const entries = index as Record<string, unknown>;
+  const keys = Object.keys(entries);
+  // The array is sized from the last position first: filled out of order from empty, V8 would
+  // keep it as a slow dictionary (most of the cost of a search page's parsing).
+  let last = -1;
+  for (const word of keys) {
+    const positions = entries[word];
     if (!Array.isArray(positions)) continue;
-    for (const p of positions)
-      if (Number.isInteger(p) && p >= 0 && p < 100_000) words[p as number] = word;
+    for (const p of positions) if (isPosition(p) && p > last) last = p;
   }
-  const text = words
-    .filter((w) => w !== undefined)
-    .join(' ')
-    .trim();
+  const slots = new Array<string | undefined>(last + 1);
+  for (const word of keys) {
+    const positions = entries[word];
+    if (!Array.isArray(positions)) continue;
+    for (const p of positions) if (isPosition(p)) slots[p] = word;
+  }
+  const words: string[] = [];
+  for (const w of slots) if (w !== undefined) words.push(w);
+  const text = words.join(' ').trim();
   return text || undefined;
 }
 

@@ -1,5 +1,11 @@
 import type { SearchPlan } from '../../../../common/teams/literature';
-import { dedupeWorks, rankWorks, type RankedWork, type RankWeights } from '../../../sources/merge';
+import {
+  dedupeWorks,
+  rankWorks,
+  type RankedWork,
+  type RankWeights,
+  type WordSets,
+} from '../../../sources/merge';
 import { searchSources, type SourceReport } from '../../../sources/search';
 import { AllSourcesFailedError, SourceError, type LiteratureSource } from '../../../sources/work';
 
@@ -36,6 +42,8 @@ export async function buildCorpus(input: {
   signal?: AbortSignal;
 }): Promise<Corpus> {
   const { sources, plan, topN } = input;
+  // Every ranking below (each query's list, then the merged one) splits the same texts once.
+  const words: WordSets = new Map();
   const runs = await Promise.allSettled(
     plan.queries.map((query) =>
       searchSources(sources, query, {
@@ -43,6 +51,7 @@ export async function buildCorpus(input: {
         fromYear: plan.fromYear,
         toYear: plan.toYear,
         signal: input.signal,
+        words,
       }),
     ),
   );
@@ -76,6 +85,7 @@ export async function buildCorpus(input: {
     fromYear: plan.fromYear,
     toYear: plan.toYear,
     limit: topN,
+    words,
   });
   const failed = [...reports.values()].filter((r) => r.error && r.count === 0);
   if (works.length === 0 && failed.length === sources.length) {

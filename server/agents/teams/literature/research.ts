@@ -83,11 +83,27 @@ export async function research(
       `citations and recency${years}`,
   );
 
+  // Trends need the works, not their extraction: their OpenAlex counts are asked while the model
+  // extracts (their outcome is logged after the extraction's, as the steps read). Stopped if the
+  // extraction fails, so no request outlives the phase.
+  const trendsStop = new AbortController();
+  const trendsWork = configuration.sources.includes('openalex')
+    ? computeTrends(deps.services.openalex, plan.queries[0] ?? deps.question, corpus.works, {
+        signal: AbortSignal.any([deps.signal, trendsStop.signal]),
+      }).then(
+        (trends) => ({ trends }),
+        (error: unknown) => ({ error }),
+      )
+    : undefined;
+
   const extraction = await extractPapers(
     deps.llm,
     corpus.works.map((w, i) => paperFromWork(w, i + 1)),
     previousPapers,
-  );
+  ).catch((error: unknown) => {
+    trendsStop.abort(error);
+    throw error;
+  });
   const fromAbstract = extraction.papers.filter((p) => p.extractedFrom === 'abstract').length;
   const noAbstract = extraction.papers.filter((p) => !p.abstract).length;
   await log(
@@ -102,16 +118,10 @@ export async function research(
     );
 
   let trends: Trend[] = [];
-  if (configuration.sources.includes('openalex')) {
-    try {
-      trends = await computeTrends(
-        deps.services.openalex,
-        plan.queries[0] ?? deps.question,
-        corpus.works,
-        {
-          signal: deps.signal,
-        },
-      );
+  if (trendsWork) {
+    const outcome = await trendsWork;
+    if ('trends' in outcome) {
+      trends = outcome.trends;
       const emerging = trends.filter((t) => t.kind === 'emerging').map((t) => `"${t.topic}"`);
       await log(
         `Computed publication trends from OpenAlex counts by year for ${plural(trends.length, 'topic')}` +
@@ -119,8 +129,9 @@ export async function research(
             ? `; emerging: ${emerging.join(', ')}`
             : '; no topic grows faster than the question'),
       );
-    } catch (error) {
-      if (deps.signal.aborted) throw error;
+    } else {
+      if (deps.signal.aborted) throw outcome.error;
+      const { error } = outcome;
       await log.warn(
         `Trends not computed: ${error instanceof Error ? error.message : String(error)}`,
       );

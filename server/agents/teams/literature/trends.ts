@@ -116,7 +116,12 @@ export async function computeTrends(
   const fromYear = lastComplete - RECENT_YEARS - BASELINE_YEARS + 1;
   const counts = (search: string) =>
     openalex.countsByYear({ search, fromYear, toYear: lastComplete, signal: options.signal });
-  const overallCounts = await counts(query);
+  const topics = candidateTopics(works);
+  // The question's counts and its topics' are independent requests: asked at once.
+  const [overallCounts, topicCounts] = await Promise.all([
+    counts(query),
+    Promise.all(topics.map((t) => counts(t))),
+  ]);
   const overall = growthOf(overallCounts, lastComplete);
   const trends: Trend[] = [
     {
@@ -127,8 +132,6 @@ export async function computeTrends(
       kind: 'overall',
     },
   ];
-  const topics = candidateTopics(works);
-  const topicCounts = await Promise.all(topics.map((t) => counts(t)));
   const topicTrends = topics
     .map((topic, i): Trend => {
       const g = growthOf(topicCounts[i]!, lastComplete);
