@@ -278,7 +278,8 @@ describe('searchSources over the fixture servers', () => {
   let fixtures: LiteratureFixtures;
   const http = createHttpClient({
     allowPrivateHosts: ['127.0.0.1'],
-    timeoutMs: 500,
+    // Long enough for a first, cold request on a busy machine; the hanging source's case waits it out.
+    timeoutMs: 2000,
     retries: 1,
     sleep: () => Promise.resolve(),
   });
