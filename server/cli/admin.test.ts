@@ -12,38 +12,59 @@ import { createPostgresDatabase } from '../../test/db';
 import { openPglite, type DatabaseHandle } from '../db/connect';
 import { emailOutbox, refreshTokens, users } from '../db/schema';
 import { verifyPassword } from '../modules/auth/passwords';
+import { runAdminCommand } from './admin-command';
 import { ACCESS_REVOKED_CHANNEL } from '../platform/active-users';
 import { createPostgresEventBus } from '../platform/events';
 
 const silentLog = pino({ level: 'silent' }) as FastifyBaseLogger;
 
-/** `npm run admin -- create --email X --password Y`, run as an operator would. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/**
- * Runs the command; `direct` skips npm (what `npm run admin` runs, without npm's own second of
- * start-up) for the cases that only check the command line.
- */
-function runAdmin(args: string[], env: Record<string, string>, direct = false) {
+/** The environment a command gets: this one without the variables the cases set themselves. */
+function commandEnv(env: Record<string, string>): Record<string, string | undefined> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DATA_DIR'].includes(k),
     ),
   );
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+  return { ...clean, LOG_LEVEL: 'silent', ...env };
+}
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run admin -- create --email X --password Y`, run as an operator would; `direct` skips npm
+ * (what `npm run admin` runs, without npm's echo of the command line). Each process costs a few
+ * seconds of CPU under tsx, so each file's case runs the command once as a process and the
+ * variations in this process (`inProcess`).
+ */
+function runAdmin(args: string[], env: Record<string, string>, direct = false): Promise<Outcome> {
+  return new Promise((resolve) => {
     const [cmd, ...pre] = direct
       ? [process.execPath, '--import', 'tsx', 'server/cli/admin.ts']
       : ['npm', 'run', 'admin', '--'];
-    const child = spawn(cmd!, [...pre, ...args], {
-      cwd: ROOT,
-      env: { ...clean, LOG_LEVEL: 'silent', ...env },
-    });
+    const child = spawn(cmd!, [...pre, ...args], { cwd: ROOT, env: commandEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The same command as `npm run admin -- <args>` runs it (admin.ts), in this process. */
+async function inProcess(args: string[], env: Record<string, string>): Promise<Outcome> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdminCommand(args, commandEnv(env), {
+    log: (line) => (stdout += `${line}\n`),
+    error: (line) => (stderr += `${line}\n`),
+  });
+  return { code, stdout, stderr };
 }
 
 let dataDir: string;
@@ -63,7 +84,7 @@ describe('npm run admin -- create', () => {
     const [usage, ...badLines] = await Promise.all([
       runAdmin([], env),
       ...[['frobnicate'], ['create', '--email', 'a@b.example'], ['create', '--bogus']].map((a) =>
-        runAdmin(a, env, true),
+        inProcess(a, env),
       ),
     ]);
     for (const res of [usage!, ...badLines]) {
@@ -73,8 +94,8 @@ describe('npm run admin -- create', () => {
       );
     }
     const [weak, badEmail] = await Promise.all([
-      runAdmin(['create', '--email', 'boss@uni.example', '--password', 'short'], env, true),
-      runAdmin(['create', '--email', 'boss', '--password', 'long-enough-1'], env, true),
+      inProcess(['create', '--email', 'boss@uni.example', '--password', 'short'], env),
+      inProcess(['create', '--email', 'boss', '--password', 'long-enough-1'], env),
     ]);
     expect(weak!.code).toBe(2);
     expect(weak!.stderr).toContain('password must be at least 8 characters');
@@ -98,7 +119,7 @@ describe('npm run admin -- create', () => {
       .join('\n');
     expect(own).not.toContain('cli-password-1');
 
-    const again = await runAdmin(
+    const again = await inProcess(
       ['create', '--email', 'boss@uni.example', '--password', 'another-password'],
       { DATA_DIR: dataDir },
     );
@@ -140,10 +161,9 @@ describe('npm run admin -- create', () => {
     expect(res.stdout).toContain('New password set for boss@uni.example; 1 session signed out.');
     expect(res.stdout).not.toContain('found-it-again');
 
-    const unknown = await runAdmin(
+    const unknown = await inProcess(
       ['reset-password', '--email', 'nobody@uni.example', '--password', 'whatever-123'],
       { DATA_DIR: dataDir },
-      true,
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No account has the e-mail address nobody@uni.example.');
@@ -191,10 +211,9 @@ describe('npm run admin -- create', () => {
         bus.subscribe(ACCESS_REVOKED_CHANNEL, (payload) => heard.push(payload));
         await bus.ready();
         try {
-          const reset = await runAdmin(
+          const reset = await inProcess(
             ['reset-password', '--email', 'pg-boss@uni.example', '--password', 'cli-password-3'],
             { DATABASE_URL: handle.url, DATA_DIR: dataDir },
-            true,
           );
           expect(reset.stderr).toBe('');
           expect(reset.code).toBe(0);

@@ -95,8 +95,12 @@ function expectNoCrash(res: Reply, what: string) {
   }
 }
 
+/** Whether `call` sends `body` (GET and DELETE requests go without one). */
+const sendsBody = (method: string, body: unknown) =>
+  body !== undefined && method !== 'GET' && method !== 'DELETE';
+
 async function call(method: string, url: string, body: unknown, as = token): Promise<Reply> {
-  const hasBody = body !== undefined && method !== 'GET' && method !== 'DELETE';
+  const hasBody = sendsBody(method, body);
   return t.app.inject({
     method: method as 'GET',
     url,
@@ -115,17 +119,28 @@ describe('hostile input on every API route', () => {
 
   it('answers fixed bad ids, queries and bodies without a 5xx', async () => {
     for (const route of routes()) {
+      // The same request twice in a row meets the same server: a route without path parameters
+      // gets one URL for every bad id, and a GET or DELETE goes without the body, so most of
+      // the grid's requests repeat one already answered (about 7,000 of 11,000). Each distinct
+      // request is sent; a repeat is sent again only after a write that succeeded, whose effect
+      // may make the repeat meet another path.
+      const answered = new Map<string, number>();
+      const send = async (url: string, body: unknown, what: string) => {
+        const key = `${url} ${sendsBody(route.method, body) ? JSON.stringify(body) : '-'}`;
+        const before = answered.get(key);
+        if (before !== undefined && (route.method === 'GET' || before >= 300)) return;
+        const res = await call(route.method, url, body);
+        answered.set(key, res.statusCode);
+        expectNoCrash(res, what);
+      };
       for (const value of PATH_VALUES) {
         for (const query of QUERIES) {
           const url = urlFor(route.url, value, query);
-          expectNoCrash(await call(route.method, url, undefined), `${route.method} ${url}`);
+          await send(url, undefined, `${route.method} ${url}`);
         }
         for (const body of BODIES) {
           const url = urlFor(route.url, value, '');
-          expectNoCrash(
-            await call(route.method, url, body),
-            `${route.method} ${url} ${JSON.stringify(body)?.slice(0, 80)}`,
-          );
+          await send(url, body, `${route.method} ${url} ${JSON.stringify(body)?.slice(0, 80)}`);
         }
       }
     }
