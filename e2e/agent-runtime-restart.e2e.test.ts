@@ -10,7 +10,7 @@ import {
   waitHealthy,
   type RuntimeProcess,
 } from '../test/teams/processes';
-import { freePort } from './harness';
+import { freePort, migratedPgdata } from './harness';
 import { E2E_ADMIN, signInAsAdmin } from './support';
 
 /**
@@ -49,6 +49,10 @@ describe('agent runtime across a killed process', () => {
   it('a session waiting at a checkpoint survives SIGKILL and completes with feedback', async () => {
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
+    // The first start on a copy of the migrated, empty database, as every browser test's server
+    // (harness.ts): creating it in WebAssembly costs seconds of CPU, and a first start on an
+    // empty data directory is foundation's test. What this file tests is the restarts.
+    fs.cpSync(await migratedPgdata(), path.join(dataDir, 'pgdata'), { recursive: true });
     server = await startServer();
     const { tokens } = await signInAsAdmin(baseUrl);
     const api = httpSessions(baseUrl, tokens.accessToken);
