@@ -15,6 +15,7 @@ import {
   type Database,
   type DatabaseHandle,
 } from '../server/db/connect';
+import { PreparingPGlite } from '../server/db/pglite-statements';
 import * as schema from '../server/db/schema';
 
 /**
@@ -83,7 +84,8 @@ let pgliteTemplate: Promise<Buffer> | undefined;
 async function createPgliteDatabase(): Promise<DatabaseHandle> {
   pgliteTemplate ??= loadOrBuildPgliteTemplate();
   const tarball = await pgliteTemplate;
-  const client = new PGlite({ loadDataDir: new Blob([new Uint8Array(tarball)]) });
+  // As the server opens it (server/db/connect.ts): statements kept prepared.
+  const client = new PreparingPGlite({ loadDataDir: new Blob([new Uint8Array(tarball)]) });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   // Migrations are already in the template; applying them again only checks the journal, and

@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { makeOwnerOnly } from './owner-only';
+import { PreparingPGlite } from './pglite-statements';
 
 export type Schema = typeof schema;
 /** One type for both drivers: services never know which database they run on. */
@@ -63,17 +64,20 @@ function lockDataDir(dataDir: string): () => void {
   throw new DataDirInUseError(`Could not lock the embedded database in ${dataDir}`);
 }
 
-/** Opens PGlite under `${dataDir}/pgdata`, or in memory when dataDir is 'memory://'. */
+/**
+ * Opens PGlite under `${dataDir}/pgdata`, or in memory when dataDir is 'memory://'. Its `query`
+ * keeps each statement prepared under a name (`./pglite-statements.ts`).
+ */
 export async function openPglite(dataDir: string | 'memory://'): Promise<DatabaseHandle> {
   let client: PGlite;
   let unlock = () => undefined as void;
   if (dataDir === 'memory://') {
-    client = new PGlite();
+    client = new PreparingPGlite();
   } else {
     const dir = path.join(dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     unlock = lockDataDir(dataDir);
-    client = new PGlite(dir);
+    client = new PreparingPGlite(dir);
   }
   try {
     await client.waitReady;
