@@ -5,6 +5,7 @@ import type { Database } from '../../db/connect';
 import { refreshTokens, users } from '../../db/schema';
 import { emailSchema, passwordSchema } from '../../../common/auth';
 import { hashPassword } from '../auth/passwords';
+import { ROLE_CHANGE_LOCK_KEY } from './store';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@econagents.local';
 
@@ -91,35 +92,47 @@ export async function bootstrapAdmin(
     );
     return outcome;
   }
-  const [admins] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.status, 'approved'), isNull(users.suspendedAt)));
-  if ((admins?.n ?? 0) > 0) return { action: 'none' };
+  const noAdmin = async (q: Pick<Database, 'select'>) => {
+    const [admins] = await q
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.status, 'approved'), isNull(users.suspendedAt)));
+    return (admins?.n ?? 0) === 0;
+  };
+  if (!(await noAdmin(db))) return { action: 'none' };
 
-  // Never promote an account somebody registered under the generated address: pick another.
-  const [taken] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, GENERATED_ADMIN_EMAIL))
-    .limit(1);
-  const email = taken
-    ? `admin-${crypto.randomBytes(4).toString('hex')}@econagents.local`
-    : GENERATED_ADMIN_EMAIL;
   const password = crypto.randomBytes(12).toString('base64url');
-  const [created] = await db
-    .insert(users)
-    .values({
-      email,
-      passwordHash: await hashPassword(password),
-      displayName: 'Administrator',
-      role: 'admin',
-      status: 'approved',
-    })
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id });
+  const passwordHash = await hashPassword(password);
+  // Under the lock of role changes: a second process starting at the same moment waits, then
+  // finds the administrator this one created (checked without it, it could find the generated
+  // address taken and create a second administrator under another address).
+  const email = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_CHANGE_LOCK_KEY})`);
+    if (!(await noAdmin(tx))) return null;
+    // Never promote an account somebody registered under the generated address: pick another.
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, GENERATED_ADMIN_EMAIL))
+      .limit(1);
+    const address = taken
+      ? `admin-${crypto.randomBytes(4).toString('hex')}@econagents.local`
+      : GENERATED_ADMIN_EMAIL;
+    const [created] = await tx
+      .insert(users)
+      .values({
+        email: address,
+        passwordHash,
+        displayName: 'Administrator',
+        role: 'admin',
+        status: 'approved',
+      })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    return created ? address : null;
+  });
   // Another process starting at the same moment created it first and printed its password.
-  if (!created) return { action: 'none' };
+  if (email === null) return { action: 'none' };
   log.info({ admin: email }, 'Administrator created with a generated password (see the console)');
   print(
     [

@@ -12,8 +12,11 @@ const activeAdmins = and(
   isNull(users.suspendedAt),
 );
 
-/** Serialises role changes (any constant; distinct from the migration lock's). */
-const ROLE_CHANGE_LOCK_KEY = 724_311_910;
+/**
+ * Serialises changes to who is an administrator: role changes, and the administrator created at
+ * a start (bootstrap-admin.ts). Any constant, distinct from the migration lock's.
+ */
+export const ROLE_CHANGE_LOCK_KEY = 724_311_910;
 
 export function createUsersStore(db: Database) {
   return {
