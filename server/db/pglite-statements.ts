@@ -44,17 +44,8 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 /** SQLSTATE 26000: no prepared statement of that name (dropped by DEALLOCATE or DISCARD). */
 const NO_SUCH_STATEMENT = '26000';
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const p of parts) length += p.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
+/** The protocol messages as one write to the backend. */
+const concat = (parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 
 const isDatabaseError = (err: unknown): err is messages.DatabaseError =>
   err instanceof messages.DatabaseError;

@@ -15,6 +15,26 @@ export type AdminOutcome =
   | { action: 'kept'; email: string }
   | { action: 'none' };
 
+/** Inserts an approved administrator unless the email is taken; says whether it did. */
+async function insertAdmin(
+  q: Pick<Database, 'insert'>,
+  email: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const [created] = await q
+    .insert(users)
+    .values({
+      email,
+      passwordHash,
+      displayName: 'Administrator',
+      role: 'admin',
+      status: 'approved',
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  return created !== undefined;
+}
+
 /**
  * Creates (or makes sure of) an approved admin with this email and password.
  *
@@ -36,18 +56,9 @@ export async function ensureAdmin(
   passwordSchema.parse(password);
   const passwordHash = await hashPassword(password);
   // Insert-or-nothing, so two processes starting together cannot both insert (unique email).
-  const [created] = await db
-    .insert(users)
-    .values({
-      email: cleanEmail,
-      passwordHash,
-      displayName: 'Administrator',
-      role: 'admin',
-      status: 'approved',
-    })
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id });
-  if (created) return { action: 'created', email: cleanEmail };
+  if (await insertAdmin(db, cleanEmail, passwordHash)) {
+    return { action: 'created', email: cleanEmail };
+  }
 
   const [existing] = await db.select().from(users).where(eq(users.email, cleanEmail)).limit(1);
   if (!existing) throw new Error(`Account ${cleanEmail} vanished while being made administrator`);
@@ -118,18 +129,7 @@ export async function bootstrapAdmin(
     const address = taken
       ? `admin-${crypto.randomBytes(4).toString('hex')}@econagents.local`
       : GENERATED_ADMIN_EMAIL;
-    const [created] = await tx
-      .insert(users)
-      .values({
-        email: address,
-        passwordHash,
-        displayName: 'Administrator',
-        role: 'admin',
-        status: 'approved',
-      })
-      .onConflictDoNothing({ target: users.email })
-      .returning({ id: users.id });
-    return created ? address : null;
+    return (await insertAdmin(tx, address, passwordHash)) ? address : null;
   });
   // Another process starting at the same moment created it first and printed its password.
   if (email === null) return { action: 'none' };
