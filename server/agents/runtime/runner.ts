@@ -112,6 +112,8 @@ export function createRunner(core: RuntimeCore): Runner {
   const { store, registry, limits, models } = core;
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Claims under way: a stop waits for them, so no phase starts after it (see run). */
+  const claiming = new Set<Promise<unknown>>();
   let stopping = false;
 
   const unsubscribe = core.bus.subscribe(CHANNELS.control, (payload) => {
@@ -644,7 +646,22 @@ export function createRunner(core: RuntimeCore): Runner {
   return {
     async run(job, ack) {
       if (stopping) throw new Error('This worker is stopping');
-      const claimed = await store.claim(job.sessionId, job.step, owner, limits.leaseMs);
+      // A claim that ends after a stop began hands the session back instead of running it (a
+      // phase started by a request could otherwise run on after the process closed its files).
+      const claim = store
+        .claim(job.sessionId, job.step, owner, limits.leaseMs)
+        .then(async (row) => {
+          if (!row || !stopping) return row;
+          await handBack(row, undefined);
+          return undefined;
+        });
+      claiming.add(claim);
+      let claimed: AgentSessionRow | undefined;
+      try {
+        claimed = await claim;
+      } finally {
+        claiming.delete(claim);
+      }
       // Stale (the session moved on), duplicate or held by a live runner: nothing to do.
       if (!claimed) return;
       // Stops of the session (cancel, pause, reset, shutdown), for every phase run here.
@@ -699,6 +716,7 @@ export function createRunner(core: RuntimeCore): Runner {
     async stop() {
       stopping = true;
       unsubscribe();
+      await Promise.allSettled([...claiming]);
       const all = [...inFlight.values()];
       for (const r of all) r.controller.abort(new StopSignal('shutdown'));
       await Promise.race([
